@@ -3,7 +3,10 @@
 //! Everything follows `RULES.md` (the project's specification); each disputed point is a flag
 //! of [`Rules`]. This crate never depends on a neural-network library.
 
+pub mod display;
 pub mod fen;
+pub mod game;
+pub mod hodges;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -31,6 +31,8 @@ pub struct MoveEffect {
     pub mover_burned: bool,
     /// The move promoted the piece.
     pub promoted: bool,
+    /// The mover's cell code before the move (0 for the null pass), for [`Position::unplay`].
+    mover_code: u8,
 }
 
 impl MoveEffect {
@@ -203,6 +205,7 @@ impl Position {
         let from = m.from_pad();
         let to = m.to_pad();
         let mut code = self.board[from];
+        eff.mover_code = code;
         let was_fire_demon = t.get(code).is_fire_demon;
         // 1. Execute: captures of the legs in order, then the final square, then promotion.
         for v in m.via_pad() {
@@ -260,8 +263,27 @@ impl Position {
         eff
     }
 
-    /// Burn the enemies (of `us`) around `pad`: only Fire Demons if `only_fire_demons`,
-    /// otherwise every enemy except Fire Demons when the mover itself is burned… see callers.
+    /// Take back a move played with [`Position::play`], given the effect it returned.
+    pub fn unplay(&mut self, m: Move, eff: &MoveEffect) {
+        self.side = self.side.other();
+        self.hash ^= keys().white_to_move;
+        if m.is_null_pass() {
+            return;
+        }
+        let mut n = eff.n_removed as usize;
+        if eff.mover_burned {
+            n -= 1; // the mover's own burn is the last record; it is not on the board
+        } else {
+            self.remove_pad(m.to_pad());
+        }
+        for &(sq, code) in eff.removed[..n].iter().rev() {
+            self.add_pad(sq as usize, code);
+        }
+        self.add_pad(m.from_pad(), eff.mover_code);
+    }
+
+    /// Burn the enemies (of `us`) around `pad`: only the Fire Demons if `only_fire_demons`,
+    /// otherwise every enemy that is not a Fire Demon.
     fn burn_around(&mut self, t: &MoveTable, pad: usize, us: Color, only_fire_demons: bool, eff: &mut MoveEffect) {
         for &o in dir::OFFSET.iter() {
             let s = (pad as i32 + o) as usize;
