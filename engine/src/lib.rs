@@ -3,6 +3,7 @@
 //! Everything follows `RULES.md` (the project's specification); each disputed point is a flag
 //! of [`Rules`]. This crate never depends on a neural-network library.
 
+pub mod bench;
 pub mod display;
 pub mod fen;
 pub mod game;

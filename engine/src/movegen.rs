@@ -540,6 +540,16 @@ impl<'a> Gen<'a> {
             v[n] = 0;
         }
         let capture = capture || n > 0;
+        if n == 0 {
+            // One-leg results also come from the slides: share their de-duplication.
+            let b = window_bit(from, to);
+            if self.seen & b != 0 {
+                return;
+            }
+            self.seen |= b;
+            self.emit(from, 0, 0, to, capture);
+            return;
+        }
         let m = Move::raw(from, v[0], v[1], to, false);
         if self.list.as_slice()[start..].iter().any(|x| x.with_promotion(false) == m) {
             return;

@@ -227,6 +227,7 @@ pub struct Compiled {
 }
 
 /// The per-rules table of every cell code, plus rule switches the generator reads.
+#[derive(Clone)]
 pub struct MoveTable {
     pub rules: Rules,
     pub cells: [Compiled; 256],
