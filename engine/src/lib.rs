@@ -13,6 +13,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod piece;
+pub mod player;
 pub mod position;
 pub mod powers;
 pub mod rules;
