@@ -31,8 +31,8 @@ fn moves_lists_74_sorted_moves_from_the_start() {
     let mut sorted = lines.clone();
     sorted.sort();
     assert_eq!(lines, sorted, "sorted bytewise");
-    // §11: the Great General on i4 takes the Pawn on i12 by jumping its own Pawn.
-    assert!(lines.contains(&"i4i12".to_string()), "{lines:?}");
+    // §11: the Great General on h4 (9m) takes the Pawn on h12 (9e) by jumping its own Pawn.
+    assert!(lines.contains(&"h4h12".to_string()), "{lines:?}");
     assert!(lines.contains(&"h4h13+".to_string()) || lines.iter().any(|l| l.ends_with('+')));
 }
 

@@ -59,6 +59,9 @@ fn window_bit(from: usize, to: usize) -> u64 {
     0
 }
 
+/// Placeholder record before the first piece is looked at.
+static IDLE: Compiled = Compiled::IDLE;
+
 /// Generate every legal move of the side to move into `list` (cleared first). A finished
 /// position (a side without royals) has none.
 pub fn generate(pos: &Position, t: &MoveTable, list: &mut MoveList) {
@@ -108,7 +111,7 @@ struct Gen<'a> {
     null_pass: bool,
     /// Destinations already produced for the current piece (7×7 window bits).
     seen: u64,
-    cur: Compiled,
+    cur: &'a Compiled,
     dedup: bool,
     freezing: bool,
 }
@@ -122,7 +125,7 @@ impl<'a> Gen<'a> {
             list,
             null_pass: false,
             seen: 0,
-            cur: Compiled::default(),
+            cur: &IDLE,
             dedup: false,
             freezing: t.rules.heavenly_tetrarch == HeavenlyTetrarch::ChariotSoldierFreezing,
         }
@@ -211,18 +214,18 @@ impl<'a> Gen<'a> {
 
     fn piece(&mut self, from: usize) {
         let code = self.cell(from);
-        self.cur = *self.t.get(code);
+        self.cur = self.t.get(code);
         if self.freezing && self.frozen(from) {
             return;
         }
         self.seen = 0;
         self.dedup = self.cur.dedup;
         let c = self.cur;
-        for d in 0..8 {
-            let max = c.ride_max[d];
-            if max != 0 {
-                self.ride(from, d, max);
-            }
+        let mut rides = c.ride_dirs;
+        while rides != 0 {
+            let d = rides.trailing_zeros() as usize;
+            rides &= rides - 1;
+            self.ride(from, d, c.ride_max[d]);
         }
         if c.jump2 != 0 {
             let mut m = c.jump2;
@@ -312,10 +315,13 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Option D (§12.1) forbids a general any capture of an equal or higher rank, by any of its
+    /// moves (slide or area). Only ranked generals: a Free Eagle with a range jump has rank 0.
     #[inline]
     fn direct_capture_ok(&self, code: u8) -> bool {
         let c = &self.cur;
         !(c.range_jump != 0
+            && c.rank != 0
             && self.t.rules.jump_capture_targets == JumpCapture::LowerOnlyEvenDirect
             && self.t.get(code).rank >= c.jump_power)
     }
@@ -337,7 +343,7 @@ impl<'a> Gen<'a> {
         let mut s = first as i32;
         loop {
             let obstacle = self.t.get(self.cell(s as usize));
-            if !self.t.can_jump_over(&self.cur, obstacle) {
+            if !self.t.can_jump_over(self.cur, obstacle) {
                 return;
             }
             s += off;
@@ -480,7 +486,7 @@ impl<'a> Gen<'a> {
                             next[nn] = s;
                             nn += 1;
                         }
-                    } else if self.is_enemy(code) {
+                    } else if self.is_enemy(code) && self.direct_capture_ok(code) {
                         self.simple(from, s, true);
                     }
                 }
@@ -513,11 +519,11 @@ impl<'a> Gen<'a> {
                 if !(s == from && nc == 0) {
                     self.lion_area_emit(from, &caps[..nc], s, false, start);
                 }
-            } else if self.is_enemy(code) {
+            } else if self.is_enemy(code) && self.direct_capture_ok(code) {
                 self.lion_area_emit(from, &caps[..nc], s, true, start);
             }
             if left > 1 {
-                if self.is_enemy(code) && nc < 2 {
+                if self.is_enemy(code) && self.direct_capture_ok(code) && nc < 2 {
                     caps[nc] = s;
                     self.lion_area_rec(from, s, left - 1, caps, nc + 1, start);
                 }

@@ -113,13 +113,15 @@ impl std::fmt::Display for Move {
     }
 }
 
-/// Capacity of a [`MoveList`]; far above any reachable position's move count.
-pub const MAX_MOVES: usize = 2048;
+/// Moves a [`MoveList`] holds without touching the heap: far above the move count of any
+/// standard-rules position (a few hundred). Only the house rules' lion-like area moves (up to
+/// ~800 moves for one piece) can exceed it in contrived positions; the list then spills to the
+/// heap instead of failing.
+pub const MAX_MOVES: usize = 1024;
 
-/// A fixed-capacity list of moves (no allocation in move generation).
+/// A list of moves stored inline (no allocation per generated move, nor per list in practice).
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
+    moves: smallvec::SmallVec<[Move; MAX_MOVES]>,
 }
 
 impl Default for MoveList {
@@ -130,32 +132,30 @@ impl Default for MoveList {
 
 impl MoveList {
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NULL_PASS; MAX_MOVES], len: 0 }
+        MoveList { moves: smallvec::SmallVec::new() }
     }
     #[inline]
     pub fn push(&mut self, m: Move) {
-        assert!(self.len < MAX_MOVES, "move list overflow");
-        self.moves[self.len] = m;
-        self.len += 1;
+        self.moves.push(m);
     }
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.moves.clear();
     }
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
@@ -164,7 +164,7 @@ impl MoveList {
         self.as_slice().contains(&m)
     }
     pub(crate) fn truncate(&mut self, n: usize) {
-        self.len = n.min(self.len);
+        self.moves.truncate(n);
     }
 }
 

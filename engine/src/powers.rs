@@ -224,6 +224,19 @@ pub struct Compiled {
     pub upward_compatible: bool,
     /// Some powers may reach the same destination by two routes: de-duplicate (§7.2).
     pub dedup: bool,
+    /// Directions with a ride (bit d set when `ride_max[d] > 0`).
+    pub ride_dirs: u8,
+}
+
+impl Compiled {
+    /// A record with no powers at all.
+    pub const IDLE: Compiled = Compiled {
+        is_piece: false, white: false, ride_max: [0; 8], ride_skip: 0, range_jump: 0, jump_power: 0,
+        jump2: 0, knight: false, igui: 0, lion: false, linear_lion: 0, bent_lion_first: 0,
+        bent_lion_second: 0, ferz_twice: false, area: AreaKind::None, area_k: 0, pass_dirs: 0,
+        burns: false, freezes: false, royal: false, is_fire_demon: false, rank: 0, promote_to: 0,
+        last_rank_depth: 0, upward_compatible: false, dedup: false, ride_dirs: 0,
+    };
 }
 
 /// The per-rules table of every cell code, plus rule switches the generator reads.
@@ -338,6 +351,7 @@ fn compile(p: Piece, rules: &Rules) -> Compiled {
         }
     }
     let has_ride = c.ride_max.iter().any(|&m| m > 0);
+    c.ride_dirs = (0..8).filter(|&d| c.ride_max[d] > 0).fold(0u8, |m, d| m | 1 << d);
     let long_rides = (0..8).filter(|&d| c.ride_max[d] >= 2).fold(0u8, |m, d| m | 1 << d);
     c.dedup = ((c.lion || c.area != AreaKind::None || c.bent_lion_first != 0 || c.ferz_twice) && has_ride)
         || c.jump2 & long_rides != 0;
