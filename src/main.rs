@@ -24,6 +24,14 @@ enum Command {
     PlayRandom(cmd::play_random::Args),
     /// Speed benchmarks (move generation, make/unmake).
     Bench(cmd::bench::Args),
+    /// Play engine A against engine B in colour-swapped pairs; report Elo and SPRT.
+    Arena(cmd::arena::Args),
+    /// An engine's move for a position, with its thinking lines, ending with `bestmove MOVE`.
+    Go(cmd::go::Args),
+    /// Play a game against an engine in the terminal (moves in Hodges or CECP notation).
+    Play(cmd::play::Args),
+    /// CECP (XBoard/WinBoard) engine on standard input and output.
+    Xboard(cmd::xboard::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +42,10 @@ fn main() -> ExitCode {
         Command::Show(a) => cmd::show::run(a),
         Command::PlayRandom(a) => cmd::play_random::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Arena(a) => cmd::arena::run(a),
+        Command::Go(a) => cmd::go::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Xboard(a) => cmd::xboard::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

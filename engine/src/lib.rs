@@ -4,6 +4,7 @@
 //! of [`Rules`]. This crate never depends on a neural-network library.
 
 pub mod bench;
+pub mod cecp;
 pub mod display;
 pub mod fen;
 pub mod game;
@@ -16,7 +17,9 @@ pub mod piece;
 pub mod player;
 pub mod position;
 pub mod powers;
+pub mod record;
 pub mod rules;
+pub mod session;
 pub mod square;
 mod zobrist;
 
@@ -28,3 +31,8 @@ pub use position::{MoveEffect, Position};
 pub use powers::MoveTable;
 pub use rules::Rules;
 pub use square::{Color, Square};
+
+// Alpha-beta baseline engine.
+pub mod alphabeta;
+pub mod eval;
+pub mod tt;

@@ -235,6 +235,7 @@ pub fn engine_player(spec: &EngineSpec, rules: &crate::rules::Rules) -> Result<B
             spec.check_keys(&["seed"])?;
             Ok(Box::new(RandomPlayer::new(spec.number("seed")?.unwrap_or(0))))
         }
+        "alphabeta" => Ok(Box::new(crate::alphabeta::AlphaBeta::from_spec(spec)?)),
         other => Err(spec.error(&format!("unknown engine '{other}' (expected random, alphabeta or mcts)"))),
     }
 }

@@ -1,10 +1,14 @@
 //! One file per subcommand, plus the options they share.
 
+pub mod arena;
 pub mod bench;
+pub mod go;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod play_random;
 pub mod show;
+pub mod xboard;
 
 use anyhow::{Context, Result};
 use engine::{MoveTable, Position, Rules};

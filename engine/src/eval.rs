@@ -1,0 +1,421 @@
+//! Static evaluation for the alpha-beta engine ([`crate::alphabeta`]): material from a
+//! documented table of piece values plus a few cheap positional terms.
+//!
+//! Scores are centipawns (Pawn = 100) from the point of view of the side to move.
+//!
+//! # Piece values
+//!
+//! The seed's German Chu Shogi Association averages were lost from the seed text, so the only
+//! numeric source is HaChu 0.21's table (Pawn = 40), quoted in the project's
+//! `reference/piece-values.md`. Every HaChu number below is that value × 2.5 (marked **H**).
+//! HaChu's Tenjiku-only pieces carry placeholder values there; their numbers here are our own
+//! estimates (marked **E**), following the reference's advice: average mobility on a board of
+//! typical density, compared with the nearest piece HaChu does value, without any share of the
+//! promoted form (the promotion-potential term adds that share when promotion is near).
+//!
+//! | type | cp | source |
+//! |---|---|---|
+//! | King | 700 | H 280 (royal; the last royal's loss is scored as mate by the search) |
+//! | Prince | 675 | H 270 (a second royal) |
+//! | Great General | 3750 | H 1500 |
+//! | Vice General | 3500 | H 1400 |
+//! | Rook General | 3000 | H 1200 |
+//! | Bishop General | 2750 | H 1100 |
+//! | Fire Demon | 4000 | E: HaChu's 5000 is a marker (×2.5 = 12500, far too high); Free Boar slides (1000) + 3-step area move (about a Lion, 2500) + burning; set just above the Great General, the strongest piece HaChu values |
+//! | Lion Hawk | 3000 | E: Lion (2500) + Bishop slides (625), a little less than the sum (the 24-square area overlaps the near diagonal squares) |
+//! | Lion | 2500 | H 1000 |
+//! | Free Eagle | 2000 | E: Queen (1500) + 8 distance-2 jumps + diagonal lion power |
+//! | Queen | 1500 | H 600 |
+//! | Heavenly Tetrarch | 1400 | E: skip-first slides on 6 lines + sideways 2–3 + igui on 8 squares; between Free Boar/Flying Ox (1000) and Queen (1500) |
+//! | Soaring Eagle | 1250 | E: Dragon King (1000) with forward-diagonal lion power instead of diagonal steps, plus backward diagonal slides |
+//! | Horned Falcon | 1200 | E: Dragon Horse (875) with forward lion power, plus sideways/backward slides |
+//! | Chariot Soldier | 1150 | E: Flying Ox (1000) + two-square sideways moves |
+//! | Water Buffalo | 1100 | E: Free Boar (1000) + two-square vertical moves |
+//! | Dragon King | 1000 | H 400 |
+//! | Flying Ox, Free Boar | 1000 | H 400 |
+//! | Dragon Horse, White Horse | 875 | H 350 |
+//! | Rook, Flying Stag | 750 | H 300 |
+//! | Bishop, Whale | 625 | H 250 |
+//! | Multi General | 550 | E: forward slide + backward diagonal slides, between Lance (375) and Whale (625) |
+//! | Drunk Elephant | 503 | H 201 |
+//! | Vertical Mover, Side Mover | 500 | H 200 |
+//! | Vertical Soldier, Side Soldier | 450 | E: a Lance/Side Mover-like slide plus short moves; a little under the Movers |
+//! | Kirin | 385 | H 154 |
+//! | Phoenix | 383 | H 153 |
+//! | Blind Tiger | 380 | H 152 |
+//! | Gold | 378 | H 151 |
+//! | Ferocious Leopard, Reverse Chariot, Lance | 375 | H 150 |
+//! | Silver, Copper | 250 | H 100 |
+//! | Iron General | 200 | E: three forward steps (a Silver without the backward steps) |
+//! | Knight | 175 | E: two forward jumps only |
+//! | Dog | 150 | E: three steps, one forward |
+//! | Pawn | 100 | H 40 |
+//!
+//! # Positional terms
+//!
+//! Each term can be switched off in [`EvalConfig`]; BENCHMARKS.md records the self-play
+//! matches that decided which stay on by default.
+//! * **Mobility** of the ranging pieces: for every piece with a move of range ≥ 2 in some
+//!   direction (slides, limited ranges, skip-first slides), the number of squares it can reach
+//!   along those directions (empty squares, plus the first enemy), times a weight.
+//! * **Royal safety** of a side's *last* royal: a penalty for every enemy range-jumping general
+//!   on one of its lines through the royal (larger when nothing of high enough jump-rank stands
+//!   in between, i.e. the royal can be taken next move), and for every enemy Fire Demon within a
+//!   few king steps of it.
+//! * **Promotion potential**: a share of the value a promotable piece gains by promoting
+//!   (Water Buffalo → Fire Demon, Side Soldier → Water Buffalo, Kirin → Lion, …), larger the
+//!   closer the piece stands to its promotion zone.
+
+use crate::piece::{Kind, Piece, NUM_CODES};
+use crate::position::Position;
+use crate::powers::MoveTable;
+use crate::square::{dir, Color, Square, PAD_W};
+
+/// Material value of a movement type in centipawns (Pawn = 100). Sources: the table in the
+/// module documentation (H = HaChu 0.21 × 2.5, E = estimate).
+pub const fn piece_value(kind: Kind) -> i32 {
+    use Kind::*;
+    match kind {
+        King => 700,              // H 280
+        Prince => 675,            // H 270
+        GreatGeneral => 3750,     // H 1500
+        ViceGeneral => 3500,      // H 1400
+        RookGeneral => 3000,      // H 1200
+        BishopGeneral => 2750,    // H 1100
+        FireDemon => 4000,        // E (HaChu 5000 is a marker)
+        LionHawk => 3000,         // E
+        Lion => 2500,             // H 1000
+        FreeEagle => 2000,        // E
+        Queen => 1500,            // H 600
+        HeavenlyTetrarch => 1400, // E
+        SoaringEagle => 1250,     // E
+        HornedFalcon => 1200,     // E
+        ChariotSoldier => 1150,   // E
+        WaterBuffalo => 1100,     // E
+        DragonKing => 1000,       // H 400
+        FlyingOx => 1000,         // H 400
+        FreeBoar => 1000,         // H 400
+        DragonHorse => 875,       // H 350
+        WhiteHorse => 875,        // H 350
+        Rook => 750,              // H 300
+        FlyingStag => 750,        // H 300
+        Bishop => 625,            // H 250
+        Whale => 625,             // H 250
+        MultiGeneral => 550,      // E
+        DrunkElephant => 503,     // H 201
+        VerticalMover => 500,     // H 200
+        SideMover => 500,         // H 200
+        VerticalSoldier => 450,   // E
+        SideSoldier => 450,       // E
+        Kirin => 385,             // H 154
+        Phoenix => 383,           // H 153
+        BlindTiger => 380,        // H 152
+        Gold => 378,              // H 151
+        FerociousLeopard => 375,  // H 150
+        ReverseChariot => 375,    // H 150
+        Lance => 375,             // H 150
+        Silver => 250,            // H 100
+        Copper => 250,            // H 100
+        Iron => 200,              // E
+        Knight => 175,            // E
+        Dog => 150,               // E
+        Pawn => 100,              // H 40
+    }
+}
+
+/// Value used to order captures of a royal first (never added to a score).
+pub const ROYAL_ORDER_VALUE: i32 = 50_000;
+
+/// Which positional terms are on, and their weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalConfig {
+    /// Centipawns per reachable square of a ranging piece (0 = term off).
+    pub mobility: i32,
+    /// Royal-safety term on.
+    pub royal_safety: bool,
+    /// Promotion-potential term on.
+    pub promotion: bool,
+}
+
+impl Default for EvalConfig {
+    /// The terms kept after the self-play matches recorded in BENCHMARKS.md.
+    fn default() -> Self {
+        EvalConfig { mobility: 2, royal_safety: true, promotion: true }
+    }
+}
+
+impl EvalConfig {
+    /// Material only.
+    pub fn material() -> EvalConfig {
+        EvalConfig { mobility: 0, royal_safety: false, promotion: false }
+    }
+}
+
+/// Penalty for an enemy range-jumping general whose line to the last royal is open (it could
+/// take the royal next move).
+const OPEN_GENERAL_LINE: i32 = 250;
+/// Penalty for an enemy range-jumping general on a line through the last royal that is shielded
+/// by a piece of high enough jump-rank.
+const SHIELDED_GENERAL_LINE: i32 = 40;
+/// Penalty for an enemy Fire Demon at king distance `d` from the last royal (index `d`). At
+/// distance ≤ 4 its area move (3 steps) plus its burn can reach the royal next move.
+const FIRE_DEMON_NEAR: [i32; 7] = [0, 400, 300, 250, 200, 80, 30];
+/// Share (per mille) of the promotion gain credited at 0..=4 ranks from the promotion zone
+/// (0 = inside it, where a capture can promote).
+const PROMOTION_SHARE: [i32; 5] = [100, 80, 50, 30, 10];
+
+/// Evaluation tables for one rule set (ranging directions depend on the rules).
+#[derive(Clone)]
+pub struct Evaluator {
+    pub cfg: EvalConfig,
+    /// Material value per board-cell code (0 for empty and guard cells).
+    value: [i32; 256],
+    /// Value gained by promoting, per cell code (0 if the piece cannot promote).
+    promo_gain: [i32; 256],
+    /// Directions with range ≥ 2, per cell code.
+    ranging: [u8; 256],
+    ride_max: [[u8; 8]; 256],
+    ride_skip: [u8; 256],
+    royal: [bool; 256],
+    fire_demon: [bool; 256],
+    /// Range-jump directions and power, per cell code.
+    range_jump: [u8; 256],
+    jump_power: [u8; 256],
+    rank: [u8; 256],
+}
+
+impl Evaluator {
+    pub fn new(t: &MoveTable, cfg: EvalConfig) -> Evaluator {
+        let mut e = Evaluator {
+            cfg,
+            value: [0; 256],
+            promo_gain: [0; 256],
+            ranging: [0; 256],
+            ride_max: [[0; 8]; 256],
+            ride_skip: [0; 256],
+            royal: [false; 256],
+            fire_demon: [false; 256],
+            range_jump: [0; 256],
+            jump_power: [0; 256],
+            rank: [0; 256],
+        };
+        for p in Piece::all() {
+            let code = p.code() as usize;
+            debug_assert!(code < NUM_CODES);
+            let c = t.get(p.code());
+            e.value[code] = piece_value(p.kind());
+            if p.can_promote() {
+                e.promo_gain[code] = (piece_value(p.promote().kind()) - piece_value(p.kind())).max(0);
+                if p.promote().kind().is_royal() {
+                    // A Prince is a second royal: worth far more than its material value.
+                    e.promo_gain[code] += 1000;
+                }
+            }
+            for d in 0..8 {
+                if c.ride_max[d] >= 2 {
+                    e.ranging[code] |= 1 << d;
+                }
+            }
+            e.ride_max[code] = c.ride_max;
+            e.ride_skip[code] = c.ride_skip;
+            e.royal[code] = c.royal;
+            e.fire_demon[code] = c.is_fire_demon;
+            e.range_jump[code] = c.range_jump;
+            e.jump_power[code] = c.jump_power;
+            e.rank[code] = c.rank;
+        }
+        e
+    }
+
+    /// Material value of a cell code (0 for an empty cell).
+    #[inline]
+    pub fn value_of_code(&self, code: u8) -> i32 {
+        self.value[code as usize]
+    }
+
+    /// Material balance (Black minus White), royals included.
+    pub fn material_black(&self, pos: &Position) -> i32 {
+        let mut s = 0;
+        for c in [Color::Black, Color::White] {
+            let sign = if c == Color::Black { 1 } else { -1 };
+            for_each_square(pos, c, |pad| s += sign * self.value[pos.cell(pad) as usize]);
+        }
+        s
+    }
+
+    /// The evaluation from the side to move's point of view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut score = [0i32; 2];
+        let mut royals: [[usize; 2]; 2] = [[0; 2]; 2];
+        let mut n_royals = [0usize; 2];
+        let mut fds: [[usize; 8]; 2] = [[0; 8]; 2];
+        let mut n_fds = [0usize; 2];
+        let mut gens: [[usize; 16]; 2] = [[0; 16]; 2];
+        let mut n_gens = [0usize; 2];
+        let cfg = self.cfg;
+        for c in [Color::Black, Color::White] {
+            let ci = c.index();
+            let mut s = 0;
+            for_each_square(pos, c, |pad| {
+                let code = pos.cell(pad) as usize;
+                s += self.value[code];
+                if cfg.mobility != 0 && self.ranging[code] != 0 {
+                    s += cfg.mobility * self.mobility(pos, pad, code, ci);
+                }
+                if cfg.promotion && self.promo_gain[code] != 0 {
+                    let rank = pad as i32 / PAD_W - 2;
+                    let dist = if c == Color::Black { 11 - rank } else { rank - 4 }.max(0) as usize;
+                    if dist < PROMOTION_SHARE.len() {
+                        s += self.promo_gain[code] * PROMOTION_SHARE[dist] / 1000;
+                    }
+                }
+                if cfg.royal_safety {
+                    if self.royal[code] && n_royals[ci] < 2 {
+                        royals[ci][n_royals[ci]] = pad;
+                        n_royals[ci] += 1;
+                    } else if self.fire_demon[code] && n_fds[ci] < 8 {
+                        fds[ci][n_fds[ci]] = pad;
+                        n_fds[ci] += 1;
+                    } else if self.range_jump[code] != 0 && n_gens[ci] < 16 {
+                        gens[ci][n_gens[ci]] = pad;
+                        n_gens[ci] += 1;
+                    }
+                }
+            });
+            score[ci] = s;
+        }
+        if cfg.royal_safety {
+            for ci in 0..2 {
+                if n_royals[ci] != 1 {
+                    continue;
+                }
+                let r = royals[ci][0];
+                let ei = 1 - ci;
+                let mut pen = 0;
+                for &f in &fds[ei][..n_fds[ei]] {
+                    let d = king_distance(f, r);
+                    if d < FIRE_DEMON_NEAR.len() {
+                        pen += FIRE_DEMON_NEAR[d];
+                    }
+                }
+                for &g in &gens[ei][..n_gens[ei]] {
+                    pen += self.general_line_penalty(pos, g, r);
+                }
+                score[ci] -= pen;
+            }
+        }
+        let us = pos.side_to_move().index();
+        score[us] - score[1 - us]
+    }
+
+    /// Squares reachable by the ranging moves of the piece on `pad`.
+    #[inline]
+    fn mobility(&self, pos: &Position, pad: usize, code: usize, ci: usize) -> i32 {
+        let mut n = 0;
+        let mut m = self.ranging[code];
+        let skip = self.ride_skip[code];
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let off = dir::OFFSET[d];
+            let max = self.ride_max[code][d] as i32;
+            let mut k = 1;
+            let mut s = pad as i32 + off;
+            if skip & (1 << d) != 0 {
+                k = 2;
+                s += off;
+            }
+            while k <= max {
+                let cell = pos.cell(s as usize);
+                if cell == 0 {
+                    n += 1;
+                } else {
+                    if cell != crate::piece::GUARD && ((cell - 1) & 1) as usize != ci {
+                        n += 1;
+                    }
+                    break;
+                }
+                k += 1;
+                s += off;
+            }
+        }
+        n
+    }
+
+    /// Penalty for the enemy general on `g` if the royal on `r` lies on one of its jump lines.
+    fn general_line_penalty(&self, pos: &Position, g: usize, r: usize) -> i32 {
+        let code = pos.cell(g) as usize;
+        let (gf, gr) = (g as i32 % PAD_W, g as i32 / PAD_W);
+        let (rf, rr) = (r as i32 % PAD_W, r as i32 / PAD_W);
+        let (df, dr) = (rf - gf, rr - gr);
+        if !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            return 0;
+        }
+        let step = (df.signum(), dr.signum());
+        let Some(d) = dir::DELTA.iter().position(|&x| x == step) else { return 0 };
+        if self.range_jump[code] & (1 << d) == 0 {
+            return 0;
+        }
+        let off = dir::OFFSET[d];
+        let power = self.jump_power[code];
+        let mut s = g as i32 + off;
+        let mut shielded = false;
+        while s as usize != r {
+            let cell = pos.cell(s as usize);
+            if cell != 0 && self.rank[cell as usize] >= power {
+                shielded = true;
+                break;
+            }
+            s += off;
+        }
+        if shielded {
+            SHIELDED_GENERAL_LINE
+        } else {
+            OPEN_GENERAL_LINE
+        }
+    }
+}
+
+#[inline]
+fn king_distance(a: usize, b: usize) -> usize {
+    let (af, ar) = (a as i32 % PAD_W, a as i32 / PAD_W);
+    let (bf, br) = (b as i32 % PAD_W, b as i32 / PAD_W);
+    (af - bf).abs().max((ar - br).abs()) as usize
+}
+
+/// Call `f` with the padded cell of every piece of `c`.
+#[inline]
+fn for_each_square(pos: &Position, c: Color, mut f: impl FnMut(usize)) {
+    let occ = pos.dense_occ(c);
+    for (w, word) in occ.iter().enumerate() {
+        let mut bits = *word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(Square::from_index(i).pad());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn start_position_is_balanced_and_values_are_positive() {
+        let t = MoveTable::new(&Rules::standard());
+        let e = Evaluator::new(&t, EvalConfig::default());
+        let p = Position::start();
+        assert_eq!(e.evaluate(&p), 0);
+        assert_eq!(e.material_black(&p), 0);
+        for k in Kind::ALL {
+            assert!(piece_value(k) > 0, "{k:?}");
+        }
+        // Mirror symmetry: the mirrored position scores the same for its side to move.
+        for (_, fen) in crate::bench::BENCH_POSITIONS {
+            let p = Position::from_fen(fen).unwrap();
+            assert_eq!(e.evaluate(&p), e.evaluate(&p.mirrored()), "{fen}");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+use super::show::StyleArg;
+use anyhow::{bail, Context, Result};
+use engine::display::Style;
+use engine::game::Game;
+use engine::player::{engine_player, EngineSpec};
+use engine::record::rules_tag;
+use engine::session::{Session, SessionOptions};
+use engine::{Color, MoveTable, Position, Rules};
+use std::io::{stdin, stdout, IsTerminal};
+use std::sync::Arc;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum SideArg {
+    Black,
+    White,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The engine to play against, e.g. `alphabeta:time=1s`, `alphabeta:depth=3`, `random`.
+    #[arg(long, default_value = "alphabeta:time=1s")]
+    engine: String,
+    /// The side you play (Black moves first).
+    #[arg(long, value_enum, default_value = "black")]
+    color: SideArg,
+    /// Piece names: kanji or English abbreviations.
+    #[arg(long, value_enum, default_value = "english")]
+    style: StyleArg,
+    /// Terminal colours: auto (when stdout is a terminal), always, never.
+    #[arg(long, default_value = "auto")]
+    term_color: String,
+    /// Rules preset (standard, house, hachu) or a rules TOML file (see configs/rules/).
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// Start from this position (FEN of RULES.md §16.2) instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let rules = Rules::load(&a.rules)?;
+    let spec = EngineSpec::parse(&a.engine)?;
+    let player = engine_player(&spec, &rules)?;
+    let start = match &a.fen {
+        None => Position::start(),
+        Some(f) => Position::from_fen(f).context("--fen")?,
+    };
+    let color = match a.term_color.as_str() {
+        "auto" => stdout().is_terminal(),
+        "always" => true,
+        "never" => false,
+        other => bail!("--term-color '{other}': expected auto, always or never"),
+    };
+    let opts = SessionOptions {
+        human: match a.color {
+            SideArg::Black => Color::Black,
+            SideArg::White => Color::White,
+        },
+        style: match a.style {
+            StyleArg::Kanji => Style::Kanji,
+            StyleArg::English => Style::English,
+        },
+        color,
+        rules_tag: rules_tag(&rules, &a.rules),
+    };
+    let game = Game::new(Arc::new(MoveTable::new(&rules)), start);
+    Session::new(game, player, opts, stdout().lock()).run(stdin().lock())?;
+    Ok(())
+}
