@@ -35,7 +35,29 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                // Help and version are normal output, not errors.
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One line, as for every other error: clap's first line names the problem.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            let hint: Vec<&str> = text.lines().skip(1).map(str::trim).filter(|l| l.starts_with('[') || l.starts_with("tip:")).collect();
+            eprintln!("error: {first} {} (see --help)", hint.join(" "));
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Moves(a) => cmd::moves::run(a),
         Command::Perft(a) => cmd::perft::run(a),

@@ -92,3 +92,13 @@ fn play_random_is_deterministic_per_seed() {
     assert!(out.lines().last().unwrap().starts_with("result"));
     assert!(out.lines().count() >= 3);
 }
+
+#[test]
+fn bad_arguments_give_one_line_errors() {
+    assert_one_line_error(&tenjiku(&["perft", "abc"]), "invalid value");
+    assert_one_line_error(&tenjiku(&["nonsense"]), "unrecognized subcommand");
+    assert_one_line_error(&tenjiku(&["show", "--style", "comic"]), "comic");
+    let o = tenjiku(&["--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("perft"));
+}

@@ -48,7 +48,7 @@ fn handshake_announces_features_and_the_variant() {
     assert_eq!(lines[1], "feature done=1");
     assert!(lines[2].starts_with("setup (") && lines[2].contains(" 16x16+0_chu "), "{}", lines[2]);
     assert!(lines[2].ends_with("LNFICSGKEGSCIFNL w 0 1"), "XBoard's FEN names the first player w: {}", lines[2]);
-    assert!(lines.iter().any(|l| *l == "piece N& ffN"));
+    assert!(lines.contains(&"piece N& ffN"));
     assert_eq!(*lines.last().unwrap(), "pong 42");
 }
 

@@ -10,8 +10,10 @@
 //! `setup (PIECETOCHAR) 16x16+0_chu FEN` line (the Chu Shogi parent gives shogi-style
 //! promotion) plus `piece` lines in Betza notation for the pieces whose moves that notation can
 //! state exactly. Legality in the GUI comes from the engine: `feature highlight=1` makes XBoard
-//! send `lift`/`put`/`hover`, answered with `highlight` colour boards (see
-//! [`Cecp::highlight_board`]).
+//! send `lift`/`put`/`hover`, answered with `highlight` colour boards (yellow moves, red
+//! captures and burning moves, magenta optional promotions, cyan first legs of multi-leg moves,
+//! green burn victims). The GUI needs `-testLegality false`; what XBoard 4.9.1 itself cannot do
+//! (moves from its 16th rank, burns) is in docs/xboard.md.
 //!
 //! Conventions (RULES.md §16): moves are CECP coordinate text; a multi-leg move arrives as one
 //! `usermove h8g9,g9g10` and leaves as one `move` line per leg, every leg but the last ending
@@ -240,8 +242,9 @@ impl<W: Write> Cecp<W> {
 
     /// Read commands until `quit` or the end of the input.
     pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
-        for line in input.lines() {
-            if !self.handle_line(&line?)? {
+        let mut input = input;
+        while let Some(line) = read_line(&mut input)? {
+            if !self.handle_line(&line)? {
                 break;
             }
         }
@@ -293,7 +296,9 @@ impl<W: Write> Cecp<W> {
             "remove" => self.take_back(2)?,
             "level" => self.level(line, arg)?,
             "st" => match arg.parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 => self.tc.movetime = Some(Duration::from_secs_f64(s)),
+                Ok(s) if s > 0.0 && Duration::try_from_secs_f64(s).is_ok() => {
+                    self.tc.movetime = Duration::try_from_secs_f64(s).ok()
+                }
                 _ => writeln!(self.out, "Error (bad seconds): {line}")?,
             },
             "sd" => match arg.parse::<u32>() {
@@ -301,12 +306,12 @@ impl<W: Write> Cecp<W> {
                 _ => writeln!(self.out, "Error (bad depth): {line}")?,
             },
             "time" => match arg.parse::<i64>() {
-                Ok(cs) => self.tc.remaining = Some(Duration::from_millis(cs.max(0) as u64 * 10)),
+                Ok(cs) => self.tc.remaining = Some(Duration::from_millis((cs.max(0) as u64).saturating_mul(10))),
                 _ => writeln!(self.out, "Error (bad time): {line}")?,
             },
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "ping" => writeln!(self.out, "pong {arg}")?,
+            "ping" => writeln!(self.out, "{}", format!("pong {arg}").trim_end())?,
             "memory" => self.memory(line, arg)?,
             "lift" => self.lift(arg)?,
             "put" => self.put(arg),
@@ -349,9 +354,12 @@ impl<W: Write> Cecp<W> {
             }
         };
         let parsed = (f.len() == 3).then(|| Some((f[0].parse::<u32>().ok()?, base(f[1])?, f[2].parse::<f64>().ok()?))).flatten();
-        match parsed {
-            Some((mps, b, inc)) if b.is_finite() && b >= 0.0 && inc.is_finite() && inc >= 0.0 => {
-                self.tc.level = Some((mps, Duration::from_secs_f64(b), Duration::from_secs_f64(inc)));
+        let durations = parsed.and_then(|(mps, b, inc)| {
+            Some((mps, Duration::try_from_secs_f64(b).ok()?, Duration::try_from_secs_f64(inc).ok()?))
+        });
+        match durations {
+            Some(level) => {
+                self.tc.level = Some(level);
                 self.tc.movetime = None;
                 Ok(())
             }
@@ -519,7 +527,7 @@ impl<W: Write> Cecp<W> {
         let mut cells = [None::<char>; 256];
         let mut mark = |sq: Square, c: char| {
             let cell = &mut cells[sq.index()];
-            if cell.map_or(true, |old| rank(old) < rank(c)) {
+            if cell.is_none_or(|old| rank(old) < rank(c)) {
                 *cell = Some(c);
             }
         };
@@ -641,6 +649,16 @@ impl<W: Write> Cecp<W> {
     }
 }
 
+/// The next input line, bytes that are not UTF-8 replaced (so that garbage is answered like any
+/// unknown command instead of ending the session); `None` at the end of the input.
+pub fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    if input.read_until(b'\n', &mut buf)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
+}
+
 /// Run a CECP session: commands from `input`, answers to `output`.
 pub fn run<R: BufRead, W: Write>(
     input: R,
@@ -743,7 +761,7 @@ mod tests {
     #[test]
     fn lift_highlights_destinations_and_lion_legs() {
         let mut c = engine();
-        // Pawn h4 (file h, rank 5 here: Black's pawns stand on rank 5) steps to h6.
+        // Black's pawn on h5 steps to h6.
         let out = send(&mut c, &["lift h5"]);
         assert_eq!(out, "highlight 16/16/16/16/16/16/16/16/16/16/7Y8/16/16/16/16/16\n");
         assert_eq!(send(&mut c, &["lift a8"]), "", "no moves: no highlight");
@@ -756,15 +774,16 @@ mod tests {
         // Second leg: stop on h3 (red), go on to the empty neighbours, or back home (igui).
         assert!(out.contains('R') && out.contains('Y'), "{out}");
         assert_eq!(normalize_move_text("h2h3,h3h3"), "h2h3");
-        // A Fire Demon's move next to two enemies: hovering it shows the victims in green.
-        send(&mut c, &["setboard k15/16/16/16/16/16/16/8d!7/16/7P1P6/16/16/16/16/16/15K b"]);
-        assert!(send(&mut c, &["lift i9"]).contains("5YRRRRRY4"));
-        let out = send(&mut c, &["hover i8"]);
-        assert!(out.contains("/5YRRRRRY4/5YGRGRY4/"), "victims h7 and j7 in green: {out}");
-        assert_eq!(send(&mut c, &["hover i16"]), "", "no burns there, nothing shown before");
         assert_eq!(undo_rank16_drop("E@e15"), "e16e15");
         assert_eq!(undo_rank16_drop("h5h6"), "h5h6");
         assert_eq!(send(&mut c, &["usermove h2h3,h3h2"]), "", "igui accepted (force mode: no reply)");
         assert_eq!(c.game.ply_count(), 1);
+        // A Fire Demon's move next to two enemies: hovering it shows the victims in green.
+        send(&mut c, &["setboard k15/16/16/16/16/16/16/8d!7/16/7P1P6/16/16/16/16/16/15K b"]);
+        assert!(send(&mut c, &["lift i9"]).contains("5YRRRRRY4"));
+        assert_eq!(send(&mut c, &["hover i16"]), "", "no burn victims: nothing to add");
+        let out = send(&mut c, &["hover i8"]);
+        assert!(out.contains("/5YRRRRRY4/5YRGRGRY4/"), "victims h7 and j7 in green: {out}");
+        assert!(!send(&mut c, &["hover i16"]).contains('G'), "moving on clears the victims");
     }
 }

@@ -6,6 +6,7 @@
 //! that cannot be played is answered with the reason in one line (for an ambiguous Hodges move,
 //! with the candidates) and the game stays as it was.
 
+use crate::cecp::read_line;
 use crate::display::{render, RenderOptions, Style};
 use crate::game::Game;
 use crate::hodges::{self, HodgesBook};
@@ -72,8 +73,9 @@ impl<W: Write> Session<W> {
         self.show_board(false)?;
         self.engine_turn()?;
         self.prompt()?;
-        for line in input.lines() {
-            if !self.handle_line(&line?)? {
+        let mut input = input;
+        while let Some(line) = read_line(&mut input)? {
+            if !self.handle_line(&line)? {
                 return self.out.flush();
             }
             self.prompt()?;
