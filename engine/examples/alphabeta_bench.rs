@@ -10,7 +10,7 @@
 //! `match` plays a self-play match between two named variants (see [`variant`]): GAMES games
 //! in pairs from the same seeded random opening (6 quiet plies), colours swapped, MOVETIME per move;
 //! a game still running after PLIES plies (default 200) is adjudicated on material (a margin
-//! of 1000 centipawns wins, else a draw).
+//! of 1000 centipawns wins, else a draw). `AB_VERBOSE=1` prints each game's moves.
 
 use engine::alphabeta::{bench, AlphaBeta, SearchConfig};
 use engine::eval::{EvalConfig, Evaluator};
@@ -30,11 +30,17 @@ fn variant(name: &str) -> SearchConfig {
         "default" => d,
         "material" => SearchConfig { eval: EvalConfig::material(), ..d },
         "nomob" => SearchConfig { eval: EvalConfig { mobility: 0, ..e }, ..d },
+        "mob2" => SearchConfig { eval: EvalConfig { mobility: 2, ..e }, ..d },
         "mob4" => SearchConfig { eval: EvalConfig { mobility: 4, ..e }, ..d },
+        "mob6" => SearchConfig { eval: EvalConfig { mobility: 6, ..e }, ..d },
+        "promo0" => SearchConfig { eval: EvalConfig { promotion: 0, ..e }, ..d },
+        "promo50" => SearchConfig { eval: EvalConfig { promotion: 50, ..e }, ..d },
         "nosafety" => SearchConfig { eval: EvalConfig { royal_safety: false, ..e }, ..d },
-        "nopromo" => SearchConfig { eval: EvalConfig { promotion: false, ..e }, ..d },
+        "promo100" => SearchConfig { eval: EvalConfig { promotion: 100, ..e }, ..d },
+        "promo25" => SearchConfig { eval: EvalConfig { promotion: 25, ..e }, ..d },
         "nocheckext" => SearchConfig { check_extension: false, ..d },
-        "noasp" => SearchConfig { aspiration: false, ..d },
+        "leafcheck" => SearchConfig { leaf_check: true, ..d },
+        "asp" => SearchConfig { aspiration: true, ..d },
         other => panic!("unknown variant {other}"),
     }
 }
@@ -87,7 +93,8 @@ fn variants() -> Vec<(&'static str, SearchConfig)> {
     let d = SearchConfig::default();
     vec![
         ("default", d),
-        ("no aspiration", SearchConfig { aspiration: false, ..d }),
+        ("aspiration", SearchConfig { aspiration: true, ..d }),
+        ("leaf check", SearchConfig { leaf_check: true, ..d }),
         ("no check extension", SearchConfig { check_extension: false, ..d }),
         ("no TT", SearchConfig { tt_mb: 0, ..d }),
     ]

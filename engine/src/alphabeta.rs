@@ -7,8 +7,10 @@
 //!   capture even when its own square was empty), with delta pruning;
 //! * move ordering: TT move, MVV-LVA captures (victims include burned pieces), killers, history;
 //! * a check extension: a node whose side to move could lose its last royal on the opponent's
-//!   next move is searched one ply deeper (BENCHMARKS.md has the measurement that kept it);
-//! * aspiration windows around the previous iteration's score (also measured there).
+//!   next move is searched one ply deeper (on by default: it won a 500 ms/move self-play match
+//!   13–7, and was even at 100 ms/move; BENCHMARKS.md);
+//! * optional aspiration windows around the previous iteration's score, and an optional
+//!   check test at the horizon (off by default: neither saved nodes nor won games).
 //!
 //! Game end (RULES.md §9): a side without royals has lost (`-MATE + ply` for the side to move);
 //! no legal move loses; a position that repeats one on the game's or the search's path scores
@@ -21,7 +23,9 @@
 //! iteration, else the first root move in static order (captures of the most valuable victims
 //! first).
 
-use crate::eval::{EvalConfig, Evaluator, ROYAL_ORDER_VALUE};
+mod threats;
+
+use crate::eval::{EvalConfig, Evaluator};
 use crate::game::Game;
 use crate::movegen::generate;
 use crate::moves::{Move, MoveList};
@@ -29,8 +33,9 @@ use crate::player::{EngineSpec, Limits, Player, SpecError, Thinking};
 use crate::position::{MoveEffect, Position};
 use crate::powers::MoveTable;
 use crate::rules::DoubleRoyalLoss;
-use crate::square::{dir, Color, Square, PAD_CELLS, PAD_W};
+use crate::square::PAD_CELLS;
 use crate::tt::{Bound, Tt};
+use threats::{Facts, Threats};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -69,6 +74,9 @@ pub struct SearchConfig {
     pub aspiration_delta: i32,
     /// Extend a node whose side to move can lose its last royal next move.
     pub check_extension: bool,
+    /// At the horizon, search a node whose side to move is in check one full ply instead of
+    /// the quiescence search (up to twice the iteration depth).
+    pub leaf_check: bool,
     /// Maximum plies of quiescence search.
     pub qsearch_plies: u32,
     /// Quiescence plies in which every capture is tried; deeper, only captures whose victims
@@ -83,9 +91,10 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             tt_mb: DEFAULT_TT_MB,
-            aspiration: true,
+            aspiration: false,
             aspiration_delta: 60,
             check_extension: true,
+            leaf_check: false,
             qsearch_plies: 6,
             qsearch_all_plies: 2,
             delta_margin: 300,
@@ -107,28 +116,6 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// Static facts about a move, read off the board without playing it.
-#[derive(Clone, Copy, Default)]
-struct Facts {
-    /// Value of the enemy pieces it captures or burns (a royal counts [`ROYAL_ORDER_VALUE`]).
-    gain: i32,
-    /// It may remove an enemy piece (capture or burn): a quiescence move.
-    removes: bool,
-    /// It captures or burns an enemy royal.
-    royal_hit: bool,
-    /// The mover ends next to a surviving enemy Fire Demon and burns.
-    mover_burned: bool,
-}
-
-/// Enemy Fire Demons and royals of one side (padded cells).
-#[derive(Clone, Copy, Default)]
-struct Watch {
-    fds: [usize; 8],
-    n_fds: usize,
-    royals: [usize; 4],
-    n_royals: usize,
-}
-
 #[derive(Clone, Copy)]
 struct Ordered {
     score: i32,
@@ -144,12 +131,8 @@ struct Searcher {
     tt: Tt,
     lists: Vec<MoveList>,
     order: Vec<Vec<Ordered>>,
-    scratch: MoveList,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    /// [`near_reach`] per cell code.
-    near_reach: [u8; 256],
-    /// [`is_burner`] per cell code.
-    burner: [bool; 256],
+    th: Threats,
     /// History scores by (from, to) padded cells.
     history: Vec<i32>,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -159,62 +142,12 @@ struct Searcher {
     base: usize,
     /// Per ply: lowest path index a repetition may match (nothing repeats across a capture).
     floor: [usize; MAX_PLY + 2],
+    /// Plies below which [`SearchConfig::leaf_check`] applies (twice the iteration depth).
+    leaf_check_ply: usize,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
     stop: bool,
-}
-
-/// Whether a piece burns, or may promote to a piece that burns at once (Water Buffalo).
-fn is_burner(t: &MoveTable, code: u8) -> bool {
-    let c = t.get(code);
-    c.is_piece && (c.burns || (c.promote_to != 0 && t.get(c.promote_to).burns && t.rules.wb_promotion_burns))
-}
-
-/// How far (king steps) a piece's moves other than rides and range jumps reach.
-fn near_reach(t: &MoveTable, code: u8) -> u8 {
-    let c = t.get(code);
-    if !c.is_piece {
-        return 0;
-    }
-    let mut r = 0;
-    if c.ride_max.iter().any(|&m| m >= 1) || c.igui != 0 {
-        r = 1;
-    }
-    if c.jump2 != 0 || c.knight || c.lion || c.linear_lion != 0 || c.bent_lion_first != 0 || c.ferz_twice || c.ride_skip != 0 {
-        r = r.max(2);
-    }
-    if c.area != crate::powers::AreaKind::None {
-        r = r.max(c.area_k);
-    }
-    r
-}
-
-/// Whether the piece `c` on `from` could move to `target` along one of its lines: a range
-/// jump in that direction, or a ride long enough over an empty path.
-#[inline]
-fn ray_reaches(pos: &Position, c: &crate::powers::Compiled, from: usize, target: usize) -> bool {
-    let (df, dr) = (target as i32 % PAD_W - from as i32 % PAD_W, target as i32 / PAD_W - from as i32 / PAD_W);
-    if !(df == 0 || dr == 0 || df.abs() == dr.abs()) || (df == 0 && dr == 0) {
-        return false;
-    }
-    let dist = df.abs().max(dr.abs());
-    let Some(d) = dir::DELTA.iter().position(|&x| x == (df.signum(), dr.signum())) else { return false };
-    if c.range_jump & (1 << d) != 0 {
-        return true;
-    }
-    if (c.ride_max[d] as i32) < dist {
-        return false;
-    }
-    let off = dir::OFFSET[d];
-    let first = if c.ride_skip & (1 << d) != 0 { 2 } else { 1 };
-    (first..dist).all(|k| pos.cell((from as i32 + k * off) as usize) == 0)
-}
-
-#[inline]
-fn adjacent(a: usize, b: usize) -> bool {
-    let d = a as i32 - b as i32;
-    a != b && matches!(d.abs(), 1 | 19 | 20 | 21)
 }
 
 #[inline]
@@ -247,15 +180,13 @@ impl Searcher {
     fn new(t: Arc<MoveTable>, cfg: SearchConfig) -> Searcher {
         let ev = Evaluator::new(&t, cfg.eval);
         Searcher {
-            near_reach: std::array::from_fn(|code| near_reach(&t, code as u8)),
-            burner: std::array::from_fn(|code| is_burner(&t, code as u8)),
+            th: Threats::new(&t),
             ev,
             t,
             cfg,
             tt: Tt::new(cfg.tt_mb),
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
-            scratch: MoveList::new(),
             killers: [[None; 2]; MAX_PLY + 1],
             history: vec![0; PAD_CELLS * PAD_CELLS],
             pv: vec![[Move::NULL_PASS; MAX_PLY + 1]; MAX_PLY + 1],
@@ -263,6 +194,7 @@ impl Searcher {
             path: Vec::new(),
             base: 0,
             floor: [0; MAX_PLY + 2],
+            leaf_check_ply: 0,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -275,8 +207,7 @@ impl Searcher {
         if !Arc::ptr_eq(&self.t, &t) {
             if self.t.rules != t.rules {
                 self.ev = Evaluator::new(&t, self.cfg.eval);
-                self.near_reach = std::array::from_fn(|code| near_reach(&t, code as u8));
-                self.burner = std::array::from_fn(|code| is_burner(&t, code as u8));
+                self.th = Threats::new(&t);
                 self.tt.clear();
             }
             self.t = t;
@@ -322,145 +253,6 @@ impl Searcher {
             }
         }
         self.stop
-    }
-
-    fn watch(&self, pos: &Position, c: Color) -> Watch {
-        let mut w = Watch::default();
-        for (wi, word) in pos.dense_occ(c).iter().enumerate() {
-            let mut bits = *word;
-            while bits != 0 {
-                let pad = Square::from_index(wi * 64 + bits.trailing_zeros() as usize).pad();
-                bits &= bits - 1;
-                let p = self.t.get(pos.cell(pad));
-                if p.is_fire_demon && w.n_fds < 8 {
-                    w.fds[w.n_fds] = pad;
-                    w.n_fds += 1;
-                } else if p.royal && w.n_royals < 4 {
-                    w.royals[w.n_royals] = pad;
-                    w.n_royals += 1;
-                }
-            }
-        }
-        w
-    }
-
-    #[inline]
-    fn add_victim(&self, f: &mut Facts, code: u8) {
-        if self.t.get(code).royal {
-            f.royal_hit = true;
-            f.gain += ROYAL_ORDER_VALUE;
-        } else {
-            f.gain += self.ev.value_of_code(code);
-        }
-    }
-
-    /// Facts of `m` for the side to move; `enemy` holds the opponent's Fire Demons.
-    fn facts(&self, pos: &Position, m: Move, enemy: &Watch) -> Facts {
-        let mut f = Facts::default();
-        if m.is_null_pass() {
-            return f;
-        }
-        let t = &*self.t;
-        let from = m.from_pad();
-        let to = m.to_pad();
-        let code = pos.cell(from);
-        let mut caps = [0usize; 3];
-        let mut nc = 0;
-        for v in m.via_pad() {
-            let v = v as usize;
-            if v != 0 && pos.cell(v) != 0 {
-                self.add_victim(&mut f, pos.cell(v));
-                caps[nc] = v;
-                nc += 1;
-            }
-        }
-        if to != from && pos.cell(to) != 0 {
-            self.add_victim(&mut f, pos.cell(to));
-            caps[nc] = to;
-            nc += 1;
-        }
-        let caps = &caps[..nc];
-        f.mover_burned = enemy.fds[..enemy.n_fds].iter().any(|&fd| adjacent(fd, to) && !caps.contains(&fd));
-        let c = t.get(code);
-        let final_code = if m.promotes() { c.promote_to } else { code };
-        if t.get(final_code).burns && (c.is_fire_demon || t.rules.wb_promotion_burns) {
-            let white = c.white;
-            for &o in dir::OFFSET.iter() {
-                let s = (to as i32 + o) as usize;
-                let sc = pos.cell(s);
-                let p = t.get(sc);
-                if p.is_piece && p.white != white && !caps.contains(&s) {
-                    f.removes = true;
-                    if !f.mover_burned && !p.is_fire_demon {
-                        self.add_victim(&mut f, sc);
-                    }
-                }
-            }
-        }
-        f.removes |= nc > 0;
-        f
-    }
-
-    /// Whether the side to move could lose its last royal on the opponent's next move.
-    ///
-    /// Only enemy pieces that could reach the royal are generated: those whose step, jump,
-    /// lion or area moves reach its distance, those on a line through it with a range jump or
-    /// a long enough ride over an empty path, and burners (Fire Demons, Water Buffaloes that
-    /// may promote) that could reach a square next to it.
-    fn in_check(&mut self, pos: &Position) -> bool {
-        let us = pos.side_to_move();
-        if pos.royal_count(us) != 1 {
-            return false;
-        }
-        let mine = self.watch(pos, us);
-        if mine.n_royals != 1 {
-            return false;
-        }
-        let r = mine.royals[0];
-        let t = self.t.clone();
-        let mut p = *pos;
-        p.set_side_to_move(us.other());
-        for (wi, word) in pos.dense_occ(us.other()).iter().enumerate() {
-            let mut bits = *word;
-            while bits != 0 {
-                let sq = Square::from_index(wi * 64 + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-                let pad = sq.pad();
-                let code = pos.cell(pad);
-                let c = t.get(code);
-                let dist = ((r % PAD_W as usize) as i32 - (pad % PAD_W as usize) as i32)
-                    .abs()
-                    .max((r as i32 / PAD_W - pad as i32 / PAD_W).abs());
-                let burner = self.burner[code as usize];
-                let reach = self.near_reach[code as usize] as i32 + burner as i32;
-                let candidate = dist <= reach
-                    || ray_reaches(pos, c, pad, r)
-                    || (burner && dir::OFFSET.iter().any(|&o| {
-                        let a = (r as i32 + o) as usize;
-                        pos.cell(a) != crate::piece::GUARD && ray_reaches(pos, c, pad, a)
-                    }));
-                if !candidate {
-                    continue;
-                }
-                crate::movegen::generate_piece(pos, &t, sq, &mut self.scratch);
-                for &m in self.scratch.iter() {
-                    let to = m.to_pad();
-                    let mut hit = to == r || m.via_pad().iter().any(|&v| v as usize == r);
-                    if !hit && burner && adjacent(to, r) {
-                        let final_code = if m.promotes() { c.promote_to } else { code };
-                        hit = t.get(final_code).burns;
-                    }
-                    if hit {
-                        let mut q = p;
-                        q.play(&t, m);
-                        if q.royal_count(us) == 0 {
-                            return true;
-                        }
-                    }
-                }
-            }
-        }
-        false
     }
 
     #[inline]
@@ -532,8 +324,15 @@ impl Searcher {
         if ply > 0 && self.repeated(ply) {
             return 0;
         }
+        let mut checked = false;
         if depth <= 0 || ply + self.cfg.qsearch_plies as usize + 2 >= MAX_PLY {
-            return self.qsearch(pos, alpha, beta, ply, 0, 0);
+            // At the horizon, a side that could lose its last royal next move gets one more
+            // full ply instead of the quiescence search (its stand-pat score would be wrong).
+            if !(self.cfg.leaf_check && ply < self.leaf_check_ply && depth <= 0 && self.th.in_check(&self.t, pos)) {
+                return self.qsearch(pos, alpha, beta, ply, 0, 0);
+            }
+            depth = 1;
+            checked = true;
         }
         if self.tick() {
             return 0;
@@ -554,7 +353,7 @@ impl Searcher {
             }
         }
         let us = pos.side_to_move();
-        let enemy = self.watch(pos, us.other());
+        let enemy = threats::watch(&self.t, pos, us.other());
         generate(pos, &self.t, &mut self.lists[ply]);
         let n = self.lists[ply].len();
         if n == 0 {
@@ -565,7 +364,7 @@ impl Searcher {
         let their_royals = pos.royal_count(us.other());
         for i in 0..n {
             let m = self.lists[ply].as_slice()[i];
-            let f = self.facts(pos, m, &enemy);
+            let f = threats::facts(&self.t, &self.ev, pos, m, &enemy);
             if f.royal_hit && their_royals == 1 {
                 let mut child = *pos;
                 child.play(&self.t, m);
@@ -583,7 +382,7 @@ impl Searcher {
             order.push(Ordered { score, idx: i as u16, quiet: !f.removes });
         }
         order.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx)));
-        if self.cfg.check_extension && self.in_check(pos) {
+        if self.cfg.check_extension && !checked && self.th.in_check(&self.t, pos) {
             depth += 1;
         }
         let old_alpha = alpha;
@@ -659,7 +458,7 @@ impl Searcher {
             alpha = stand;
         }
         let us = pos.side_to_move();
-        let enemy = self.watch(pos, us.other());
+        let enemy = threats::watch(&self.t, pos, us.other());
         generate(pos, &self.t, &mut self.lists[ply]);
         let n = self.lists[ply].len();
         if n == 0 {
@@ -671,7 +470,7 @@ impl Searcher {
         let mut pruned_bound = -INF;
         for i in 0..n {
             let m = self.lists[ply].as_slice()[i];
-            let f = self.facts(pos, m, &enemy);
+            let f = threats::facts(&self.t, &self.ev, pos, m, &enemy);
             if !f.removes {
                 continue;
             }
@@ -748,7 +547,7 @@ impl Searcher {
     ) -> Option<i32> {
         self.pv_len[0] = 0;
         let mut best_score = -INF;
-        let check_ext = self.cfg.check_extension && self.in_check(pos);
+        let check_ext = self.cfg.check_extension && self.th.in_check(&self.t, pos);
         let depth = depth + check_ext as i32;
         for (k, &m) in moves.iter().enumerate() {
             let eff = pos.play(&self.t, m);
@@ -830,17 +629,17 @@ impl Searcher {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ pos.hash());
         moves.shuffle(&mut rng);
         let us = pos.side_to_move();
-        let enemy = self.watch(&pos, us.other());
+        let enemy = threats::watch(&self.t, &pos, us.other());
         let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
         let mut keyed: Vec<(i32, Move)> = moves
             .iter()
             .map(|&m| {
-                let f = self.facts(&pos, m, &enemy);
+                let f = threats::facts(&self.t, &self.ev, &pos, m, &enemy);
                 let attacker = if m.is_null_pass() { 0 } else { self.ev.value_of_code(pos.cell(m.from_pad())) };
                 (self.order_score(m, &f, tt_move, 0, attacker), m)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let mut moves: Vec<Move> = keyed.into_iter().map(|x| x.1).collect();
 
         let mut result = SearchResult { best: moves[0], score: 0, depth: 0, nodes: 0, time: Duration::ZERO, pv: vec![moves[0]] };
@@ -856,6 +655,7 @@ impl Searcher {
             } else {
                 (-INF, INF)
             };
+            self.leaf_check_ply = (2 * depth as usize).min(MAX_PLY - 16);
             let score = loop {
                 let mut best = None;
                 let r = self.search_root(&mut pos, &moves, depth, alpha, beta, &mut best);
@@ -1018,51 +818,5 @@ pub fn bench(limits: Limits, cfg: SearchConfig) -> Vec<BenchRow> {
         .collect()
 }
 
-#[allow(dead_code)]
-const _: () = assert!(PAD_W == 20);
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::Rules;
 
-    /// Reference: generate every opponent move and play each one.
-    fn in_check_slow(t: &MoveTable, pos: &Position) -> bool {
-        let us = pos.side_to_move();
-        if pos.royal_count(us) != 1 {
-            return false;
-        }
-        let mut p = *pos;
-        p.set_side_to_move(us.other());
-        crate::movegen::legal_moves(&p, t).into_iter().any(|m| {
-            let mut q = p;
-            q.play(t, m);
-            q.royal_count(us) == 0
-        })
-    }
-
-    #[test]
-    fn in_check_matches_full_generation_on_random_games() {
-        for rules in [Rules::standard(), Rules::house(), Rules::hachu()] {
-            let t = Arc::new(MoveTable::new(&rules));
-            let mut s = Searcher::new(t.clone(), SearchConfig { tt_mb: 0, ..SearchConfig::default() });
-            let mut checks = 0;
-            for seed in 0..6u64 {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let mut pos = Position::start();
-                for _ in 0..400 {
-                    if pos.is_finished() {
-                        break;
-                    }
-                    let slow = in_check_slow(&t, &pos);
-                    checks += slow as u32;
-                    assert_eq!(s.in_check(&pos), slow, "{}", pos.to_fen());
-                    let moves = crate::movegen::legal_moves(&pos, &t);
-                    let Some(&m) = moves.choose(&mut rng) else { break };
-                    pos.play(&t, m);
-                }
-            }
-            assert!(checks > 0);
-        }
-    }
-}

@@ -53,8 +53,10 @@
 //!
 //! # Positional terms
 //!
-//! Each term can be switched off in [`EvalConfig`]; BENCHMARKS.md records the self-play
-//! matches that decided which stay on by default.
+//! Each term can be switched off in [`EvalConfig`]; BENCHMARKS.md ("Alpha-beta baseline")
+//! records the self-play matches that decided the defaults: mobility 4 cp per square (beat 2,
+//! which beat 0), royal safety on (won 15–5 and 13–7 against off), promotion potential at 25 %
+//! of its share table (the full table lost 3–17; 25 % beat 0 by 13–7 twice).
 //! * **Mobility** of the ranging pieces: for every piece with a move of range ≥ 2 in some
 //!   direction (slides, limited ranges, skip-first slides), the number of squares it can reach
 //!   along those directions (empty squares, plus the first enemy), times a weight.
@@ -133,21 +135,21 @@ pub struct EvalConfig {
     pub mobility: i32,
     /// Royal-safety term on.
     pub royal_safety: bool,
-    /// Promotion-potential term on.
-    pub promotion: bool,
+    /// Promotion-potential term, in percent of the share table (0 = off).
+    pub promotion: i32,
 }
 
 impl Default for EvalConfig {
     /// The terms kept after the self-play matches recorded in BENCHMARKS.md.
     fn default() -> Self {
-        EvalConfig { mobility: 2, royal_safety: true, promotion: true }
+        EvalConfig { mobility: 4, royal_safety: true, promotion: 25 }
     }
 }
 
 impl EvalConfig {
     /// Material only.
     pub fn material() -> EvalConfig {
-        EvalConfig { mobility: 0, royal_safety: false, promotion: false }
+        EvalConfig { mobility: 0, royal_safety: false, promotion: 0 }
     }
 }
 
@@ -262,11 +264,11 @@ impl Evaluator {
                 if cfg.mobility != 0 && self.ranging[code] != 0 {
                     s += cfg.mobility * self.mobility(pos, pad, code, ci);
                 }
-                if cfg.promotion && self.promo_gain[code] != 0 {
+                if cfg.promotion != 0 && self.promo_gain[code] != 0 {
                     let rank = pad as i32 / PAD_W - 2;
                     let dist = if c == Color::Black { 11 - rank } else { rank - 4 }.max(0) as usize;
                     if dist < PROMOTION_SHARE.len() {
-                        s += self.promo_gain[code] * PROMOTION_SHARE[dist] / 1000;
+                        s += self.promo_gain[code] * PROMOTION_SHARE[dist] * cfg.promotion / 100_000;
                     }
                 }
                 if cfg.royal_safety {

@@ -207,7 +207,7 @@ fn corpus(seeds: std::ops::Range<u64>, plies: usize) -> Vec<Game> {
         let mut g = Game::new(t.clone(), Position::start());
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         while !g.is_over() && g.ply_count() < plies {
-            if g.ply_count() % 15 == 0 {
+            if g.ply_count().is_multiple_of(15) {
                 out.push(g.clone());
             }
             let m = *g.legal_moves().choose(&mut rng).unwrap();
