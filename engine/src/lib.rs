@@ -9,6 +9,7 @@ pub mod display;
 pub mod fen;
 pub mod game;
 pub mod hodges;
+pub mod mcts;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
