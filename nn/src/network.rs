@@ -1,0 +1,517 @@
+//! The policy/value network: a residual tower with a policy head, a win/draw/loss value head and
+//! optional moves-left and material-balance heads.
+//!
+//! ```text
+//! input [B, NUM_PLANES, 16, 16]
+//!   → 3×3 conv (channels) → BN → ReLU
+//!   → blocks × residual block: 3×3 conv → BN → ReLU → 3×3 conv → BN (→ squeeze-excitation) + skip → ReLU
+//!   ├→ policy:  3×3 conv (policy_channels) → BN → ReLU ┬→ 1×1 projection → NUM_MOVE_PLANES × 256 logits
+//!   │                                                  └→ mean over the board → linear → pass logit
+//!   ├→ value:   1×1 conv (value_channels) → BN → ReLU → linear (value_hidden) → ReLU → linear → 3 (W, D, L)
+//!   ├→ moves-left (optional): same shape as the value head → 1
+//!   └→ material (optional):   same shape as the value head → 1
+//! ```
+//!
+//! The policy logits are laid out as [`crate::policy`] numbers moves:
+//! `index = square * NUM_MOVE_PLANES + plane` (from-square major), then the pass entry at
+//! `POLICY_SIZE - 1`. The value head's outputs are logits from the point of view of the side to
+//! move; [`crate::inference`] turns them into probabilities.
+
+use std::fmt;
+use std::path::Path;
+
+use burn::module::{Module, Param};
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Initializer, Linear, LinearConfig, PaddingConfig2d};
+use burn::tensor::activation::{relu, sigmoid};
+use burn::tensor::{Device, Tensor};
+use serde::{Deserialize, Serialize};
+
+use crate::encoding::NUM_PLANES;
+use crate::policy::{NUM_MOVE_PLANES, POLICY_SIZE};
+
+/// Board side; the network works on 16×16 planes.
+pub const BOARD: usize = 16;
+/// Squares per plane.
+pub const SQUARES: usize = BOARD * BOARD;
+
+/// Shape of the network. Read from a TOML file (see `configs/net-*.toml`, where every field is
+/// commented); unknown fields are rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetConfig {
+    /// Residual blocks in the tower.
+    pub blocks: usize,
+    /// Channels of the tower (every 3×3 convolution in it).
+    pub channels: usize,
+    /// Squeeze-excitation reduction ratio: each block pools its output over the board and
+    /// rescales/shifts every channel through a `channels / se_ratio` bottleneck. 0 turns it off.
+    #[serde(default)]
+    pub se_ratio: usize,
+    /// Channels of the policy head's 3×3 convolution, before the 1×1 projection to move planes.
+    pub policy_channels: usize,
+    /// Channels of the value head's 1×1 convolution (also used by the auxiliary heads).
+    pub value_channels: usize,
+    /// Hidden units of the value head's fully connected layer (also used by the auxiliary heads).
+    pub value_hidden: usize,
+    /// Predict the number of plies left in the game (one output, trained with a Huber loss).
+    #[serde(default)]
+    pub moves_left_head: bool,
+    /// Predict the material balance of the final position (one output, side to move's view).
+    #[serde(default)]
+    pub material_head: bool,
+}
+
+/// A configuration error, one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl NetConfig {
+    /// Parse a config from TOML text. Unknown or missing fields are an error naming the field.
+    pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
+        let cfg: NetConfig = toml::from_str(text).map_err(|e| {
+            // toml's message is several lines (with a source excerpt); keep the last, which names
+            // the problem and the field.
+            let msg = e.message().trim().replace('\n', " ");
+            ConfigError(format!("bad network config: {msg}"))
+        })?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Read a config file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("cannot read network config {}: {e}", path.display())))?;
+        Self::from_toml(&text).map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+    }
+
+    /// The config as TOML text (the form checkpoints store).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("NetConfig serialises")
+    }
+
+    /// Check the sizes make a network.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let positive = [
+            ("channels", self.channels),
+            ("policy_channels", self.policy_channels),
+            ("value_channels", self.value_channels),
+            ("value_hidden", self.value_hidden),
+        ];
+        for (name, v) in positive {
+            if v == 0 {
+                return Err(ConfigError(format!("bad network config: '{name}' must be at least 1")));
+            }
+        }
+        if self.se_ratio > self.channels {
+            return Err(ConfigError(format!(
+                "bad network config: 'se_ratio' ({}) must not exceed 'channels' ({})",
+                self.se_ratio, self.channels
+            )));
+        }
+        Ok(())
+    }
+
+    /// Width of the squeeze-excitation bottleneck (0 when off).
+    pub fn se_channels(&self) -> usize {
+        if self.se_ratio == 0 {
+            0
+        } else {
+            (self.channels / self.se_ratio).max(1)
+        }
+    }
+
+    /// FLOPs of the policy head's 1×1 projection to move planes (part of
+    /// [`NetConfig::flops_per_position`]; skipped by masked inference).
+    pub fn projection_flops(&self) -> u64 {
+        2 * self.policy_channels as u64 * NUM_MOVE_PLANES as u64 * SQUARES as u64
+    }
+
+    /// Floating-point operations of one position's forward pass (a multiply-add counts 2).
+    /// Convolutions and fully connected layers only; normalisation, activations and pooling are
+    /// left out (under 1% here).
+    pub fn flops_per_position(&self) -> u64 {
+        let s = SQUARES as u64;
+        let c = self.channels as u64;
+        let conv3 = |cin: u64, cout: u64| 2 * 9 * cin * cout * s;
+        let conv1 = |cin: u64, cout: u64| 2 * cin * cout * s;
+        let fc = |i: u64, o: u64| 2 * i * o;
+        let mut f = conv3(NUM_PLANES as u64, c);
+        f += self.blocks as u64 * 2 * conv3(c, c);
+        let se = self.se_channels() as u64;
+        if se > 0 {
+            f += self.blocks as u64 * (fc(c, se) + fc(se, 2 * c));
+        }
+        let p = self.policy_channels as u64;
+        f += conv3(c, p) + conv1(p, NUM_MOVE_PLANES as u64) + fc(p, 1);
+        let v = self.value_channels as u64;
+        let h = self.value_hidden as u64;
+        let scalar_head = |out: u64| conv1(c, v) + fc(v * s, h) + fc(h, out);
+        f += scalar_head(3);
+        if self.moves_left_head {
+            f += scalar_head(1);
+        }
+        if self.material_head {
+            f += scalar_head(1);
+        }
+        f
+    }
+}
+
+fn conv3(cin: usize, cout: usize, device: &Device) -> Conv2d {
+    Conv2dConfig::new([cin, cout], [3, 3])
+        .with_padding(PaddingConfig2d::Explicit(1, 1, 1, 1))
+        .with_bias(false)
+        .init(device)
+}
+
+fn conv1(cin: usize, cout: usize, device: &Device) -> Conv2d {
+    Conv2dConfig::new([cin, cout], [1, 1]).with_bias(false).init(device)
+}
+
+fn bn(c: usize, device: &Device) -> BatchNorm {
+    BatchNormConfig::new(c).init(device)
+}
+
+/// Squeeze-excitation: per-channel scale (sigmoid) and shift from the board-pooled activations.
+#[derive(Module, Debug)]
+pub struct SqueezeExcitation {
+    fc1: Linear,
+    fc2: Linear,
+}
+
+impl SqueezeExcitation {
+    fn new(channels: usize, hidden: usize, device: &Device) -> Self {
+        Self {
+            fc1: LinearConfig::new(channels, hidden).init(device),
+            fc2: LinearConfig::new(hidden, 2 * channels).init(device),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let [b, c, _, _] = x.dims();
+        let pooled = x.clone().mean_dims(&[2, 3]).reshape([b, c]);
+        let h = relu(self.fc1.forward(pooled));
+        let gb = self.fc2.forward(h);
+        let gamma = sigmoid(gb.clone().narrow(1, 0, c)).reshape([b, c, 1, 1]);
+        let beta = gb.narrow(1, c, c).reshape([b, c, 1, 1]);
+        x * gamma + beta
+    }
+}
+
+/// One residual block.
+#[derive(Module, Debug)]
+pub struct ResidualBlock {
+    conv1: Conv2d,
+    bn1: BatchNorm,
+    conv2: Conv2d,
+    bn2: BatchNorm,
+    se: Option<SqueezeExcitation>,
+}
+
+impl ResidualBlock {
+    fn new(cfg: &NetConfig, device: &Device) -> Self {
+        let c = cfg.channels;
+        Self {
+            conv1: conv3(c, c, device),
+            bn1: bn(c, device),
+            conv2: conv3(c, c, device),
+            bn2: bn(c, device),
+            se: (cfg.se_ratio > 0).then(|| SqueezeExcitation::new(c, cfg.se_channels(), device)),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = relu(self.bn1.forward(self.conv1.forward(x.clone())));
+        let mut y = self.bn2.forward(self.conv2.forward(y));
+        if let Some(se) = &self.se {
+            y = se.forward(y);
+        }
+        relu(y + x)
+    }
+}
+
+/// The 1×1 projection from policy features to move planes, written as a matrix product so the
+/// output comes out square-major (`square * NUM_MOVE_PLANES + plane`) with no transpose of the
+/// large output.
+#[derive(Module, Debug)]
+pub struct MoveProjection {
+    /// `[channels, NUM_MOVE_PLANES]`.
+    pub(crate) weight: Param<Tensor<2>>,
+    /// `[NUM_MOVE_PLANES]`.
+    pub(crate) bias: Param<Tensor<1>>,
+}
+
+impl MoveProjection {
+    fn new(channels: usize, device: &Device) -> Self {
+        let init = Initializer::KaimingUniform { gain: 1.0 / 3f64.sqrt(), fan_out_only: false };
+        Self {
+            weight: init.init_with([channels, NUM_MOVE_PLANES], Some(channels), Some(NUM_MOVE_PLANES), device),
+            bias: Initializer::Zeros.init([NUM_MOVE_PLANES], device),
+        }
+    }
+
+    /// `x`: `[B, C, 16, 16]` → `[B, 256 * NUM_MOVE_PLANES]`.
+    fn forward(&self, x: Tensor<4>) -> Tensor<2> {
+        let [b, c, _, _] = x.dims();
+        // [B, C, 256] → [B·256, C] (small: C channels), times [C, P] → [B·256, P].
+        let feats = x.reshape([b, c, SQUARES]).swap_dims(1, 2).reshape([b * SQUARES, c]);
+        let out = feats.matmul(self.weight.val()) + self.bias.val().unsqueeze_dim(0);
+        out.reshape([b, SQUARES * NUM_MOVE_PLANES])
+    }
+}
+
+/// The policy head.
+#[derive(Module, Debug)]
+pub struct PolicyHead {
+    conv: Conv2d,
+    bn: BatchNorm,
+    moves: MoveProjection,
+    pass: Linear,
+}
+
+impl PolicyHead {
+    fn new(cfg: &NetConfig, device: &Device) -> Self {
+        let p = cfg.policy_channels;
+        Self {
+            conv: conv3(cfg.channels, p, device),
+            bn: bn(p, device),
+            moves: MoveProjection::new(p, device),
+            pass: LinearConfig::new(p, 1).init(device),
+        }
+    }
+
+    /// `(features [B, policy_channels, 16, 16], pass logit [B, 1])`: everything but the 1×1
+    /// projection to move planes.
+    fn features(&self, x: Tensor<4>) -> (Tensor<4>, Tensor<2>) {
+        let h = relu(self.bn.forward(self.conv.forward(x)));
+        let [b, p, _, _] = h.dims();
+        let pooled = h.clone().mean_dims(&[2, 3]).reshape([b, p]);
+        (h, self.pass.forward(pooled))
+    }
+}
+
+/// A head with a few outputs: 1×1 conv → BN → ReLU → linear → ReLU → linear.
+#[derive(Module, Debug)]
+pub struct ScalarHead {
+    conv: Conv2d,
+    bn: BatchNorm,
+    fc1: Linear,
+    fc2: Linear,
+}
+
+impl ScalarHead {
+    fn new(cfg: &NetConfig, outputs: usize, device: &Device) -> Self {
+        let v = cfg.value_channels;
+        Self {
+            conv: conv1(cfg.channels, v, device),
+            bn: bn(v, device),
+            fc1: LinearConfig::new(v * SQUARES, cfg.value_hidden).init(device),
+            fc2: LinearConfig::new(cfg.value_hidden, outputs).init(device),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<2> {
+        let h = relu(self.bn.forward(self.conv.forward(x)));
+        let [b, v, _, _] = h.dims();
+        let h = relu(self.fc1.forward(h.reshape([b, v * SQUARES])));
+        self.fc2.forward(h)
+    }
+}
+
+/// The network's outputs for a batch of `B` positions.
+#[derive(Debug, Clone)]
+pub struct NetOutput {
+    /// Move logits, `[B, 256 · NUM_MOVE_PLANES]`, square-major (the policy index of every move
+    /// but the pass).
+    pub moves: Tensor<2>,
+    /// Pass logit, `[B, 1]` (policy index `POLICY_SIZE - 1`).
+    pub pass: Tensor<2>,
+    /// Win/draw/loss logits for the side to move, `[B, 3]`.
+    pub wdl: Tensor<2>,
+    /// Plies left, `[B, 1]`, when the config has the head.
+    pub moves_left: Option<Tensor<2>>,
+    /// Final material balance (side to move's view), `[B, 1]`, when the config has the head.
+    pub material: Option<Tensor<2>>,
+}
+
+impl NetOutput {
+    /// All `POLICY_SIZE` policy logits, `[B, POLICY_SIZE]` (moves then pass). Copies the move
+    /// logits; inference reads `moves` and `pass` separately instead.
+    pub fn policy(&self) -> Tensor<2> {
+        Tensor::cat(vec![self.moves.clone(), self.pass.clone()], 1)
+    }
+}
+
+/// The network's outputs without the move logits (see [`Network::forward_heads`]).
+#[derive(Debug, Clone)]
+pub struct HeadOutput {
+    /// Policy head features, `[B, policy_channels, 16, 16]` (after batch norm and ReLU).
+    pub policy_features: Tensor<4>,
+    /// Pass logit, `[B, 1]`.
+    pub pass: Tensor<2>,
+    /// Win/draw/loss logits, `[B, 3]`.
+    pub wdl: Tensor<2>,
+    /// Plies left, `[B, 1]`, when the config has the head.
+    pub moves_left: Option<Tensor<2>>,
+    /// Final material balance, `[B, 1]`, when the config has the head.
+    pub material: Option<Tensor<2>>,
+}
+
+/// The policy head's 1×1 projection on the host: one move logit from one square's features.
+#[derive(Debug, Clone)]
+pub struct MoveWeights {
+    channels: usize,
+    /// `[NUM_MOVE_PLANES][channels]`.
+    weight_t: Vec<f32>,
+    /// `[NUM_MOVE_PLANES]`.
+    bias: Vec<f32>,
+}
+
+impl MoveWeights {
+    /// Policy channels (the length of one square's feature vector).
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
+    /// The logit of move plane `plane` from one square's features (`channels` values).
+    #[inline]
+    pub fn logit(&self, square_features: &[f32], plane: usize) -> f32 {
+        let w = &self.weight_t[plane * self.channels..(plane + 1) * self.channels];
+        let mut acc = [0.0f32; 8];
+        let mut wc = w.chunks_exact(8);
+        let mut fc = square_features.chunks_exact(8);
+        for (a, b) in (&mut wc).zip(&mut fc) {
+            for k in 0..8 {
+                acc[k] += a[k] * b[k];
+            }
+        }
+        let mut s = self.bias[plane];
+        for (a, b) in wc.remainder().iter().zip(fc.remainder()) {
+            s += a * b;
+        }
+        s + acc.iter().sum::<f32>()
+    }
+}
+
+/// The whole network.
+#[derive(Module, Debug)]
+pub struct Network {
+    input_conv: Conv2d,
+    input_bn: BatchNorm,
+    blocks: Vec<ResidualBlock>,
+    policy: PolicyHead,
+    value: ScalarHead,
+    moves_left: Option<ScalarHead>,
+    material: Option<ScalarHead>,
+}
+
+impl Network {
+    /// A randomly initialised network on `device` (use `device.seed(s)` first for a reproducible
+    /// one; [`Network::seeded`] does both).
+    pub fn new(cfg: &NetConfig, device: &Device) -> Self {
+        let c = cfg.channels;
+        Self {
+            input_conv: conv3(NUM_PLANES, c, device),
+            input_bn: bn(c, device),
+            blocks: (0..cfg.blocks).map(|_| ResidualBlock::new(cfg, device)).collect(),
+            policy: PolicyHead::new(cfg, device),
+            value: ScalarHead::new(cfg, 3, device),
+            moves_left: cfg.moves_left_head.then(|| ScalarHead::new(cfg, 1, device)),
+            material: cfg.material_head.then(|| ScalarHead::new(cfg, 1, device)),
+        }
+    }
+
+    /// A randomly initialised network, reproducible from `seed` on the same backend. Every
+    /// parameter is materialised here, so the draw order cannot depend on later use.
+    pub fn seeded(cfg: &NetConfig, seed: u64, device: &Device) -> Self {
+        device.seed(seed);
+        let net = Self::new(cfg, device);
+        // Parameters initialise lazily; touch them all now, in module order.
+        materialise(net)
+    }
+
+    /// Forward pass. `input`: `[B, NUM_PLANES, 16, 16]`.
+    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        let h = self.forward_heads(input);
+        NetOutput {
+            moves: self.policy.moves.forward(h.policy_features),
+            pass: h.pass,
+            wdl: h.wdl,
+            moves_left: h.moves_left,
+            material: h.material,
+        }
+    }
+
+    /// Forward pass up to the policy head's features, without the 1×1 projection to the
+    /// `256 × NUM_MOVE_PLANES` move logits: search needs only the legal moves' logits, which
+    /// [`MoveWeights::logit`] computes from the features at a fraction of the cost and memory
+    /// traffic of the full policy (see [`crate::inference::Evaluator::evaluate_masked`]).
+    pub fn forward_heads(&self, input: Tensor<4>) -> HeadOutput {
+        let mut x = relu(self.input_bn.forward(self.input_conv.forward(input)));
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
+        let (policy_features, pass) = self.policy.features(x.clone());
+        HeadOutput {
+            policy_features,
+            pass,
+            wdl: self.value.forward(x.clone()),
+            moves_left: self.moves_left.as_ref().map(|h| h.forward(x.clone())),
+            material: self.material.as_ref().map(|h| h.forward(x)),
+        }
+    }
+
+    /// The move projection's weights, copied to the host, for [`MoveWeights::logit`].
+    pub fn move_weights(&self) -> MoveWeights {
+        let w = self.policy.moves.weight.val();
+        let [channels, planes] = w.dims();
+        let w = w.into_data().convert::<f32>();
+        let w = w.as_slice::<f32>().expect("f32 weights");
+        // Transpose to [plane][channel] so one logit is one contiguous dot product.
+        let mut weight_t = vec![0.0f32; planes * channels];
+        for c in 0..channels {
+            for p in 0..planes {
+                weight_t[p * channels + c] = w[c * planes + p];
+            }
+        }
+        let bias = self.policy.moves.bias.val().into_data().convert::<f32>().try_to_vec::<f32>().expect("f32 bias");
+        MoveWeights { channels, weight_t, bias }
+    }
+
+    /// Input tensor from a flat slice of `batch · NUM_PLANES · 256` values.
+    pub fn input_tensor(inputs: &[f32], batch: usize, device: &Device) -> Tensor<4> {
+        assert_eq!(
+            inputs.len(),
+            batch * NUM_PLANES * SQUARES,
+            "input length must be batch × NUM_PLANES × 256"
+        );
+        let data = burn::tensor::TensorData::new(inputs.to_vec(), [batch, NUM_PLANES, BOARD, BOARD]);
+        Tensor::from_data(data, device)
+    }
+}
+
+/// Force every lazily initialised parameter, in module order.
+fn materialise(net: Network) -> Network {
+    struct Touch;
+    impl burn::module::ModuleMapper for Touch {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let (id, tensor, mapper) = param.consume();
+            Param::from_mapped_value(id, tensor, mapper)
+        }
+    }
+    net.map(&mut Touch)
+}
+
+/// Total policy outputs (re-exported for callers that only import the network).
+pub const POLICY_OUTPUTS: usize = POLICY_SIZE;

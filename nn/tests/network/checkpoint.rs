@@ -1,0 +1,377 @@
+//! Checkpoints: save/load round trips give bitwise-identical outputs, the other CPU backend
+//! agrees within 1e-4, and damaged or mismatched files are one-line errors.
+
+use std::path::{Path, PathBuf};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use nn::backend;
+use nn::checkpoint::{self, Checkpoint, CheckpointError, Header};
+use nn::encoding::NUM_PLANES;
+use nn::inference::Evaluator;
+use nn::network::{NetConfig, Network, SQUARES};
+use nn::policy::POLICY_SIZE;
+use nn::train::{TrainBatch, TrainConfig, Trainer};
+
+fn tiny() -> NetConfig {
+    NetConfig::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/net-tiny.toml")).unwrap()
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tenjiku-nn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn inputs(seed: u64, batch: usize) -> Vec<f32> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..batch * NUM_PLANES * SQUARES).map(|_| if rng.gen_bool(0.1) { 1.0 } else { 0.0 }).collect()
+}
+
+/// Training data for the tiny network: four positions.
+struct Data {
+    x: Vec<f32>,
+    idx: [u32; 4],
+    probs: [f32; 4],
+    offsets: [usize; 5],
+    wdl: [[f32; 3]; 4],
+    moves_left: [f32; 4],
+    material: [f32; 4],
+}
+
+impl Data {
+    fn new() -> Self {
+        Data {
+            x: inputs(7, 4),
+            idx: [3, 500, 9000, (POLICY_SIZE - 1) as u32],
+            probs: [1.0; 4],
+            offsets: [0, 1, 2, 3, 4],
+            wdl: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.5, 0.5, 0.0]],
+            moves_left: [10.0, 20.0, 30.0, 40.0],
+            material: [1.0, -1.0, 0.0, 2.0],
+        }
+    }
+
+    fn batch(&self) -> TrainBatch<'_> {
+        TrainBatch {
+            size: 4,
+            inputs: &self.x,
+            policy_indices: &self.idx,
+            policy_probs: &self.probs,
+            policy_offsets: &self.offsets,
+            wdl: &self.wdl,
+            moves_left: &self.moves_left,
+            material: &self.material,
+        }
+    }
+}
+
+/// A tiny network after two training steps (so batch-norm statistics and optimiser moments are
+/// not at their initial values), as a checkpoint with optimiser state, and the trainer.
+fn trained() -> (Checkpoint, Trainer) {
+    let cfg = tiny();
+    let device = backend::cpu_device();
+    let data = Data::new();
+    let mut trainer = Trainer::new(Network::seeded(&cfg, 3, &device), &device, TrainConfig::default());
+    trainer.step(&data.batch());
+    trainer.step(&data.batch());
+    let mut header = Header::new(cfg, "standard");
+    header.step = trainer.steps();
+    header.parent = Some("gen-0".into());
+    let ckpt = Checkpoint { header, network: trainer.network(), optimizer: Some(trainer.optimizer_state()) };
+    (ckpt, trainer)
+}
+
+fn trained_checkpoint() -> Checkpoint {
+    trained().0
+}
+
+fn outputs(net: Network, device: &nn::backend::Device, x: &[f32], b: usize) -> (Vec<f32>, Vec<[f32; 3]>, Vec<f32>, Vec<f32>) {
+    let mut e = Evaluator::new(net, device);
+    let o = e.evaluate(x, b);
+    (o.policy_logits.to_vec(), o.wdl.to_vec(), o.moves_left.to_vec(), o.material.to_vec())
+}
+
+fn err_text(path: &Path) -> String {
+    match checkpoint::load(path, &backend::cpu_device()) {
+        Ok(_) => panic!("{} loaded", path.display()),
+        Err(e) => {
+            let s = e.to_string();
+            assert!(!s.contains('\n'), "error is one line: {s}");
+            s
+        }
+    }
+}
+
+#[test]
+fn save_load_is_bitwise_identical() {
+    let dir = tmpdir("roundtrip");
+    let path = dir.join("net.ckpt");
+    let ckpt = trained_checkpoint();
+    let device = backend::cpu_device();
+    let x = inputs(11, 5);
+    let before = outputs(ckpt.network.clone(), &device, &x, 5);
+    let sum = checkpoint::save(&path, &ckpt).unwrap();
+
+    let loaded = checkpoint::load(&path, &device).unwrap();
+    assert_eq!(loaded.header.checksum, sum);
+    let mut expect = ckpt.header.clone();
+    expect.checksum = sum;
+    assert_eq!(loaded.header, expect);
+    assert!(loaded.optimizer == ckpt.optimizer, "optimizer bytes round-trip");
+    let after = outputs(loaded.network, &device, &x, 5);
+    let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&before.0), bits(&after.0), "policy logits");
+    assert_eq!(bits(&before.1.concat()), bits(&after.1.concat()), "wdl");
+    assert_eq!(bits(&before.2), bits(&after.2), "moves left");
+    assert_eq!(bits(&before.3), bits(&after.3), "material");
+    assert_eq!(before.2.len(), 5);
+
+    // The header alone reads back too, and nothing temporary is left behind.
+    assert_eq!(checkpoint::read_header(&path).unwrap(), loaded.header);
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("net.ckpt")]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A trainer restored from a checkpoint (weights + optimiser state) takes exactly the step the
+/// original trainer takes; one restored without the optimiser state does not.
+#[test]
+fn optimizer_state_resumes() {
+    let dir = tmpdir("resume");
+    let path = dir.join("net.ckpt");
+    let (ckpt, mut original) = trained();
+    checkpoint::save(&path, &ckpt).unwrap();
+    let device = backend::cpu_device();
+    let data = Data::new();
+    let x = inputs(13, 3);
+
+    let loaded = checkpoint::load(&path, &device).unwrap();
+    let mut resumed = Trainer::new(loaded.network, &device, TrainConfig::default());
+    resumed.load_optimizer_state(loaded.optimizer.as_deref().unwrap()).unwrap();
+    let fresh_net = checkpoint::load(&path, &device).unwrap().network;
+    let mut fresh = Trainer::new(fresh_net, &device, TrainConfig::default());
+
+    let a = original.step(&data.batch());
+    let b = resumed.step(&data.batch());
+    fresh.step(&data.batch());
+    assert_eq!(a, b, "same losses before the step");
+    let after = |t: &Trainer| outputs(t.network(), &device, &x, 3).0;
+    assert_eq!(after(&original), after(&resumed), "same weights after the step");
+    assert_ne!(after(&original), after(&fresh), "the optimiser state matters");
+    assert!(resumed.load_optimizer_state(b"garbage").unwrap_err().starts_with("bad optimizer state"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn seeded_networks_are_reproducible() {
+    let cfg = tiny();
+    let device = backend::cpu_device();
+    let x = inputs(5, 2);
+    let a = outputs(Network::seeded(&cfg, 42, &device), &device, &x, 2);
+    let b = outputs(Network::seeded(&cfg, 42, &device), &device, &x, 2);
+    let c = outputs(Network::seeded(&cfg, 43, &device), &device, &x, 2);
+    assert_eq!(a.0, b.0);
+    assert_ne!(a.0, c.0);
+}
+
+/// The other CPU backend (ndarray, enabled for tests by the dev-dependency on burn) reads the same
+/// file and computes the same outputs within 1e-4.
+#[test]
+fn other_cpu_backend_agrees() {
+    let dir = tmpdir("cross");
+    let path = dir.join("net.ckpt");
+    let ckpt = trained_checkpoint();
+    checkpoint::save(&path, &ckpt).unwrap();
+    let x = inputs(12, 3);
+    let flex = backend::device_by_name("flex").unwrap();
+    #[allow(deprecated)]
+    let other = burn::tensor::Device::ndarray();
+    let a = outputs(checkpoint::load(&path, &flex).unwrap().network, &flex, &x, 3);
+    let b = outputs(checkpoint::load(&path, &other).unwrap().network, &other, &x, 3);
+    let max_diff = |p: &[f32], q: &[f32]| p.iter().zip(q).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+    assert_eq!(a.0.len(), b.0.len());
+    assert!(max_diff(&a.0, &b.0) <= 1e-4, "policy differs by {}", max_diff(&a.0, &b.0));
+    assert!(max_diff(&a.1.concat(), &b.1.concat()) <= 1e-4, "wdl differs");
+    assert!(max_diff(&a.2, &b.2) <= 1e-4, "moves left differs");
+    assert!(max_diff(&a.3, &b.3) <= 1e-4, "material differs");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_files_are_errors() {
+    let dir = tmpdir("damaged");
+    let path = dir.join("net.ckpt");
+    checkpoint::save(&path, &trained_checkpoint()).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let bad = dir.join("bad.ckpt");
+
+    // Truncated anywhere: a clear error, never a panic.
+    for cut in [1, 5, 8, 20, 24, 100, good.len() / 2, good.len() - 1] {
+        std::fs::write(&bad, &good[..cut]).unwrap();
+        let e = err_text(&bad);
+        assert!(e.contains("is truncated"), "cut at {cut}: {e}");
+    }
+    std::fs::write(&bad, []).unwrap();
+    assert!(err_text(&bad).contains("not a network checkpoint"));
+
+    // A flipped byte in the weights, in the header, in the checksum itself.
+    for at in [good.len() - 100, 30, 17] {
+        let mut b = good.clone();
+        b[at] ^= 0x40;
+        std::fs::write(&bad, &b).unwrap();
+        let e = err_text(&bad);
+        assert!(e.contains("corrupt: checksum mismatch"), "flip at {at}: {e}");
+    }
+
+    // Not a checkpoint at all; extra bytes at the end; a future format version.
+    std::fs::write(&bad, b"[network]\nblocks = 1\n").unwrap();
+    assert!(err_text(&bad).contains("is not a network checkpoint (bad magic bytes)"));
+    let mut b = good.clone();
+    b.extend_from_slice(b"junk");
+    std::fs::write(&bad, &b).unwrap();
+    assert!(err_text(&bad).contains("unexpected bytes at the end"));
+    let mut b = good.clone();
+    b[8] = 9;
+    std::fs::write(&bad, &b).unwrap();
+    assert!(err_text(&bad).contains("has format version 9, this build reads version 1"));
+
+    // A missing file.
+    assert!(err_text(&dir.join("missing.ckpt")).starts_with("cannot read checkpoint"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mismatched_files_are_errors() {
+    let dir = tmpdir("mismatch");
+    let path = dir.join("net.ckpt");
+    let device = backend::cpu_device();
+
+    let mut ckpt = trained_checkpoint();
+    ckpt.header.encoding_version += 1;
+    checkpoint::save(&path, &ckpt).unwrap();
+    let e = err_text(&path);
+    assert!(e.contains(&format!("has encoding version {}, this build encodes version", ckpt.header.encoding_version)), "{e}");
+    // `info` still reads such a header.
+    assert_eq!(checkpoint::read_header(&path).unwrap().encoding_version, ckpt.header.encoding_version);
+
+    let mut ckpt = trained_checkpoint();
+    ckpt.header.num_planes += 2;
+    checkpoint::save(&path, &ckpt).unwrap();
+    assert!(err_text(&path).contains(&format!("has input planes {}, this build has {NUM_PLANES}", NUM_PLANES + 2)));
+
+    let mut ckpt = trained_checkpoint();
+    ckpt.header.policy_size -= 1;
+    checkpoint::save(&path, &ckpt).unwrap();
+    assert!(err_text(&path).contains(&format!("has policy size {}, this build has {POLICY_SIZE}", POLICY_SIZE - 1)));
+
+    // Weights of one shape under a header claiming another.
+    let mut ckpt = trained_checkpoint();
+    ckpt.header.network.channels += 4;
+    checkpoint::save(&path, &ckpt).unwrap();
+    let e = err_text(&path);
+    assert!(e.contains("weights do not match its config") && e.contains("shape mismatch"), "{e}");
+
+    // A head switched on in the header but absent from the weights.
+    let mut ckpt = trained_checkpoint();
+    let mut cfg = ckpt.header.network.clone();
+    cfg.moves_left_head = false;
+    ckpt.network = Network::seeded(&cfg, 1, &device);
+    checkpoint::save(&path, &ckpt).unwrap();
+    let e = err_text(&path);
+    assert!(e.contains("weights do not match its config") && e.contains("Missing tensors"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn error_type_is_matchable() {
+    let e = checkpoint::load("/nonexistent/x.ckpt", &backend::cpu_device()).unwrap_err();
+    assert!(matches!(e, CheckpointError::Io { .. }));
+}
+
+#[test]
+fn configs_parse_and_unknown_fields_are_rejected() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs");
+    for name in ["net-tiny.toml", "net-cpu.toml", "net-gpu.toml"] {
+        let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(cfg.flops_per_position() > 0);
+        assert_eq!(NetConfig::from_toml(&cfg.to_toml()).unwrap(), cfg);
+    }
+    let text = std::fs::read_to_string(format!("{dir}/net-tiny.toml")).unwrap();
+    let e = NetConfig::from_toml(&format!("{text}\nblockz = 3\n")).unwrap_err().to_string();
+    assert!(e.contains("unknown field `blockz`"), "{e}");
+    assert!(!e.contains('\n'));
+    let e = NetConfig::from_toml("blocks = 1\n").unwrap_err().to_string();
+    assert!(e.contains("missing field `channels`"), "{e}");
+    let e = NetConfig::from_toml(&text.replace("channels = 8", "channels = 0")).unwrap_err().to_string();
+    assert!(e.contains("'channels' must be at least 1"), "{e}");
+}
+
+/// Priors over the legal moves (computed from the policy features on the host) equal the
+/// softmax of the full policy's logits at those indices.
+#[test]
+fn masked_evaluation_matches_full_policy() {
+    use nn::policy::{mask_and_softmax, NO_INDEX, NULL_PASS_INDEX};
+    let device = backend::cpu_device();
+    let (ckpt, _) = trained();
+    let mut e = Evaluator::new(ckpt.network, &device);
+    let b = 4;
+    let x = inputs(3, b);
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let mut legal = Vec::new();
+    let mut offsets = vec![0usize];
+    for i in 0..b {
+        let n = [200, 0, 3, 50][i];
+        for _ in 0..n {
+            legal.push(rng.gen_range(0..NULL_PASS_INDEX));
+        }
+        if n > 0 {
+            legal.push(NULL_PASS_INDEX);
+            legal.push(NO_INDEX);
+        }
+        offsets.push(legal.len());
+    }
+    let out = e.evaluate_masked(&x, b, &legal, &offsets);
+    let priors = out.priors.to_vec();
+    let wdl = out.wdl.to_vec();
+    assert_eq!(priors.len(), legal.len());
+    let full = e.evaluate(&x, b);
+    assert_eq!(full.wdl, &wdl[..]);
+    for i in 0..b {
+        let (s, t) = (offsets[i], offsets[i + 1]);
+        let mut expect = vec![0.0f32; t - s];
+        mask_and_softmax(&full.policy_logits[i * POLICY_SIZE..(i + 1) * POLICY_SIZE], &legal[s..t], &mut expect);
+        for (k, (p, q)) in priors[s..t].iter().zip(&expect).enumerate() {
+            assert!((p - q).abs() <= 1e-5 * q.max(1e-3), "position {i} move {k}: {p} vs {q}");
+        }
+        if t > s {
+            assert!((priors[s..t].iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            assert_eq!(priors[t - 1], 0.0, "NO_INDEX gets prior 0");
+        }
+    }
+}
+
+#[test]
+fn xxh64_known_vectors_and_streaming() {
+    use nn::checksum::{xxh64, Xxh64};
+    assert_eq!(xxh64(b""), 0xEF46_DB37_51D8_E999);
+    assert_eq!(xxh64(b"a"), 0xD24E_C4F1_A98C_6E5B);
+    assert_eq!(xxh64(b"abc"), 0x44BC_2CF5_AD77_0999);
+    let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+    let whole = xxh64(&data);
+    for split in [0, 1, 7, 31, 32, 33, 100, 999, 1000] {
+        let mut h = Xxh64::new(0);
+        h.update(&data[..split]);
+        h.update(&data[split..]);
+        assert_eq!(h.digest(), whole, "split {split}");
+    }
+}
+
+#[test]
+fn creation_time_format() {
+    assert_eq!(checkpoint::format_utc(0), "1970-01-01T00:00:00Z");
+    assert_eq!(checkpoint::format_utc(951_782_400), "2000-02-29T00:00:00Z");
+    assert_eq!(checkpoint::format_utc(1_700_000_000), "2023-11-14T22:13:20Z");
+}

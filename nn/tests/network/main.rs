@@ -1,0 +1,8 @@
+//! The network crate's tests that need Burn, in one test binary: each binary links all of Burn
+//! (minutes with thin LTO on 2 cores), so they share one.
+//!
+//! - `checkpoint`: save/load round trips, the other CPU backend, damaged and mismatched files;
+//! - `overfit`: a tiny network memorises a handful of positions (heads and losses wired right).
+
+mod checkpoint;
+mod overfit;
