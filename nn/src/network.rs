@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! input [B, NUM_PLANES, 16, 16]
-//!   → 3×3 conv (channels) → BN → ReLU
+//!   → 3×3 (or 1×1) conv (channels) → BN → ReLU
 //!   → blocks × residual block: 3×3 conv → BN → ReLU → 3×3 conv → BN (→ squeeze-excitation) + skip → ReLU
 //!   ├→ policy:  3×3 conv (policy_channels) → BN → ReLU ┬→ 1×1 projection → NUM_MOVE_PLANES × 256 logits
 //!   │                                                  └→ mean over the board → linear → pass logit
@@ -44,6 +44,11 @@ pub struct NetConfig {
     pub blocks: usize,
     /// Channels of the tower (every 3×3 convolution in it).
     pub channels: usize,
+    /// Kernel of the input convolution from the `NUM_PLANES` input planes to `channels`: 3 (a
+    /// 3×3 convolution, the default) or 1 (a per-square embedding, ~9× cheaper; the tower's
+    /// 3×3 convolutions then do all the spatial mixing).
+    #[serde(default = "default_input_kernel")]
+    pub input_kernel: usize,
     /// Squeeze-excitation reduction ratio: each block pools its output over the board and
     /// rescales/shifts every channel through a `channels / se_ratio` bottleneck. 0 turns it off.
     #[serde(default)]
@@ -60,6 +65,10 @@ pub struct NetConfig {
     /// Predict the material balance of the final position (one output, side to move's view).
     #[serde(default)]
     pub material_head: bool,
+}
+
+fn default_input_kernel() -> usize {
+    3
 }
 
 /// A configuration error, one line.
@@ -113,6 +122,12 @@ impl NetConfig {
                 return Err(ConfigError(format!("bad network config: '{name}' must be at least 1")));
             }
         }
+        if self.input_kernel != 1 && self.input_kernel != 3 {
+            return Err(ConfigError(format!(
+                "bad network config: 'input_kernel' must be 1 or 3, not {}",
+                self.input_kernel
+            )));
+        }
         if self.se_ratio > self.channels {
             return Err(ConfigError(format!(
                 "bad network config: 'se_ratio' ({}) must not exceed 'channels' ({})",
@@ -146,7 +161,7 @@ impl NetConfig {
         let conv3 = |cin: u64, cout: u64| 2 * 9 * cin * cout * s;
         let conv1 = |cin: u64, cout: u64| 2 * cin * cout * s;
         let fc = |i: u64, o: u64| 2 * i * o;
-        let mut f = conv3(NUM_PLANES as u64, c);
+        let mut f = if self.input_kernel == 1 { conv1(NUM_PLANES as u64, c) } else { conv3(NUM_PLANES as u64, c) };
         f += self.blocks as u64 * 2 * conv3(c, c);
         let se = self.se_channels() as u64;
         if se > 0 {
@@ -422,7 +437,11 @@ impl Network {
     pub fn new(cfg: &NetConfig, device: &Device) -> Self {
         let c = cfg.channels;
         Self {
-            input_conv: conv3(NUM_PLANES, c, device),
+            input_conv: if cfg.input_kernel == 1 {
+                conv1(NUM_PLANES, c, device)
+            } else {
+                conv3(NUM_PLANES, c, device)
+            },
             input_bn: bn(c, device),
             blocks: (0..cfg.blocks).map(|_| ResidualBlock::new(cfg, device)).collect(),
             policy: PolicyHead::new(cfg, device),
