@@ -32,6 +32,8 @@ enum Command {
     Play(cmd::play::Args),
     /// CECP (XBoard/WinBoard) engine on standard input and output.
     Xboard(cmd::xboard::Args),
+    /// Network checkpoints: print a header (`info`), write a randomly initialised one (`new`).
+    Checkpoint(cmd::checkpoint::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Go(a) => cmd::go::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Xboard(a) => cmd::xboard::run(a),
+        Command::Checkpoint(a) => cmd::checkpoint::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -98,8 +98,13 @@ impl Header {
 
 impl fmt::Display for Header {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.to_toml())?;
-        writeln!(f, "checksum = \"xxh64:{:016x}\"", self.checksum)
+        // The checksum line goes before the `[network]` table so the text stays valid TOML.
+        let text = self.to_toml();
+        let line = format!("checksum = \"xxh64:{:016x}\"\n", self.checksum);
+        match text.find("[network]") {
+            Some(at) => write!(f, "{}{line}\n{}", text[..at].trim_end_matches('\n').to_string() + "\n", &text[at..]),
+            None => write!(f, "{text}{line}"),
+        }
     }
 }
 

@@ -59,9 +59,11 @@ pub struct TrainBatch<'a> {
     pub policy_offsets: &'a [usize],
     /// Target W/D/L distribution for the side to move.
     pub wdl: &'a [[f32; 3]],
-    /// Plies left to the end of the game (empty, or ignored, without the head).
+    /// Plies left to the end of the game, one per position; empty to train without this loss
+    /// (ignored when the network has no moves-left head).
     pub moves_left: &'a [f32],
-    /// Final material balance for the side to move (empty, or ignored, without the head).
+    /// Final material balance for the side to move, one per position; empty to train without
+    /// this loss (ignored when the network has no material head).
     pub material: &'a [f32],
 }
 
@@ -169,7 +171,7 @@ pub fn compute_losses(net: &Network, batch: &TrainBatch, cfg: &TrainConfig, devi
     let mut losses = Losses::default();
 
     let mut ml_loss = None;
-    if let Some(pred) = out.moves_left {
+    if let Some(pred) = out.moves_left.filter(|_| !batch.moves_left.is_empty()) {
         assert_eq!(batch.moves_left.len(), b, "one moves-left target per position");
         let t: Vec<f32> = batch.moves_left.iter().map(|m| m / MOVES_LEFT_SCALE).collect();
         let t: Tensor<2> = Tensor::from_data(TensorData::new(t, [b, 1]), device);
@@ -178,7 +180,7 @@ pub fn compute_losses(net: &Network, batch: &TrainBatch, cfg: &TrainConfig, devi
         ml_loss = Some(l);
     }
     let mut mat_loss = None;
-    if let Some(pred) = out.material {
+    if let Some(pred) = out.material.filter(|_| !batch.material.is_empty()) {
         assert_eq!(batch.material.len(), b, "one material target per position");
         let t: Tensor<2> = Tensor::from_data(TensorData::new(batch.material.to_vec(), [b, 1]), device);
         let d = pred - t;

@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod checkpoint;
 pub mod go;
 pub mod moves;
 pub mod perft;

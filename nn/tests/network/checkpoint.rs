@@ -129,6 +129,11 @@ fn save_load_is_bitwise_identical() {
     assert_eq!(bits(&before.3), bits(&after.3), "material");
     assert_eq!(before.2.len(), 5);
 
+    // `checkpoint info` prints the header as valid TOML, checksum included.
+    let shown: toml::Value = toml::from_str(&loaded.header.to_string()).unwrap();
+    assert_eq!(shown["checksum"].as_str().unwrap(), format!("xxh64:{sum:016x}"));
+    assert_eq!(shown["network"]["blocks"].as_integer(), Some(1));
+
     // The header alone reads back too, and nothing temporary is left behind.
     assert_eq!(checkpoint::read_header(&path).unwrap(), loaded.header);
     let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
