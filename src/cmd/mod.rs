@@ -7,6 +7,7 @@ pub mod go;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod plot;
 pub mod play_random;
 pub mod show;
 pub mod xboard;

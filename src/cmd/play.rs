@@ -2,7 +2,7 @@ use super::show::StyleArg;
 use anyhow::{bail, Context, Result};
 use engine::display::Style;
 use engine::game::Game;
-use engine::player::{engine_player, EngineSpec};
+use engine::player::EngineSpec;
 use engine::record::rules_tag;
 use engine::session::{Session, SessionOptions};
 use engine::{Color, MoveTable, Position, Rules};
@@ -40,7 +40,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::load(&a.rules)?;
     let spec = EngineSpec::parse(&a.engine)?;
-    let player = engine_player(&spec, &rules)?;
+    let player = train::make_player(&spec, &rules)?;
     let start = match &a.fen {
         None => Position::start(),
         Some(f) => Position::from_fen(f).context("--fen")?,

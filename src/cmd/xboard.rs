@@ -1,6 +1,6 @@
 use anyhow::Result;
 use engine::cecp;
-use engine::player::{engine_player, EngineSpec};
+use engine::player::EngineSpec;
 use engine::Rules;
 use std::io::{stdin, stdout};
 
@@ -17,6 +17,6 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::load(&a.rules)?;
     let spec = EngineSpec::parse(&a.engine)?;
-    cecp::run(stdin().lock(), stdout().lock(), spec, rules, Box::new(engine_player))?;
+    cecp::run(stdin().lock(), stdout().lock(), spec, rules, Box::new(train::make_player))?;
     Ok(())
 }

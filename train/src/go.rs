@@ -1,6 +1,7 @@
 //! `go`: one engine's choice for one position, with its thinking lines.
 
 use engine::game::Game;
+use engine::mcts::SearchResult;
 use engine::player::{EngineSpec, Thinking};
 use engine::record::play_text;
 use engine::{notation, MoveTable, Position, Rules};
@@ -33,7 +34,11 @@ pub fn go(
     line: &mut dyn FnMut(String),
 ) -> Result<String, String> {
     let spec = EngineSpec::parse(spec).map_err(|e| e.to_string())?;
-    let mut player = crate::make_player(&spec, rules).map_err(|e| e.to_string())?;
+    // MCTS is kept as itself (not a `dyn Player`) for its search summary.
+    let (mut mcts, mut player) = match spec.kind.as_str() {
+        "mcts" => (Some(crate::mcts_player(&spec, rules).map_err(|e| e.to_string())?), None),
+        _ => (None, Some(crate::make_player(&spec, rules).map_err(|e| e.to_string())?)),
+    };
     let mut game = Game::new(Arc::new(MoveTable::new(rules)), start);
     for (i, text) in moves.iter().enumerate() {
         play_text(&mut game, text).map_err(|e| format!("--moves: move {} '{text}': {e}", i + 1))?;
@@ -42,11 +47,53 @@ pub fn go(
         return Err(format!("no move to choose: the game is over ({})", o.describe()));
     }
     let legal = game.legal_moves();
+    if let Some(mcts) = mcts.as_mut() {
+        // MCTS: the thinking lines, then the search summary (visits, value, PV, top moves).
+        let r = mcts.think(&game, &mut |t| line(thinking_line(t)));
+        for l in mcts_summary(&r, 10) {
+            line(l);
+        }
+        if !legal.contains(&r.best) {
+            return Err(format!("engine '{spec}' chose the illegal move '{}'", notation::to_cecp(r.best)));
+        }
+        return Ok(notation::to_cecp(r.best));
+    }
+    let player = player.as_mut().expect("built above");
     let m = player.choose(&game, &mut |t| line(thinking_line(t)));
     if !legal.contains(&m) {
         return Err(format!("engine '{spec}' chose the illegal move '{}'", notation::to_cecp(m)));
     }
     Ok(notation::to_cecp(m))
+}
+
+/// The summary `go` prints after an MCTS search: `visits N value V wdl W D L nodes N`, the PV,
+/// then the `top` most visited root moves with visits, prior, value (Q) and policy target.
+pub fn mcts_summary(r: &SearchResult, top: usize) -> Vec<String> {
+    let [w, d, l] = r.wdl;
+    let mut out = vec![format!(
+        "visits {} value {:.3} wdl {w:.3} {d:.3} {l:.3} nodes {}{}",
+        r.visits,
+        r.value,
+        r.nodes,
+        if r.gumbel { " (gumbel)" } else { "" }
+    )];
+    let pv: Vec<String> = r.pv.iter().map(|m| notation::to_cecp(*m)).collect();
+    out.push(format!("pv {}", pv.join(" ")));
+    out.push(format!("{:<10} {:>7} {:>7} {:>7} {:>7}", "move", "visits", "prior", "q", "target"));
+    let mut moves: Vec<_> = r.root_moves.iter().collect();
+    moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+    for m in moves.into_iter().take(top) {
+        let q = m.q.map(|q| format!("{q:+.3}")).unwrap_or_else(|| "-".into());
+        out.push(format!(
+            "{:<10} {:>7} {:>7.4} {:>7} {:>7.4}",
+            notation::to_cecp(m.mv),
+            m.visits,
+            m.prior,
+            q,
+            m.policy_target
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

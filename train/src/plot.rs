@@ -1,0 +1,250 @@
+//! `tenjiku plot RUN`: charts of a training run's `metrics.csv` as PNG files in the run
+//! directory: `losses.png`, `entropy.png`, `game_length.png`, `elo.png`.
+//!
+//! Columns are found by name in the header row (see `metrics.rs` for what they mean); a
+//! missing column or an empty cell just leaves that series out, so a run without evaluations
+//! still gets its loss charts. The font is built in (DejaVu Sans Mono, `train/assets/`), so
+//! charts render the same on a machine without system fonts.
+
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+
+const FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
+const SIZE: (u32, u32) = (1000, 600);
+
+/// The numeric columns of a metrics file, by header name; `NaN` where a cell is empty.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl Metrics {
+    /// Read `metrics.csv`. Unparseable cells (text columns) read as `NaN`.
+    pub fn load(path: &Path) -> Result<Metrics, String> {
+        let mut r = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_path(path)
+            .map_err(|e| format!("cannot read metrics {}: {e}", path.display()))?;
+        let header: Vec<String> = r
+            .headers()
+            .map_err(|e| format!("metrics {} has no header row: {e}", path.display()))?
+            .iter()
+            .map(|h| h.trim().to_string())
+            .collect();
+        let mut rows = Vec::new();
+        for (i, rec) in r.records().enumerate() {
+            let rec = rec.map_err(|e| format!("metrics {} row {}: {e}", path.display(), i + 2))?;
+            rows.push(
+                (0..header.len())
+                    .map(|c| rec.get(c).and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(f64::NAN))
+                    .collect(),
+            );
+        }
+        Ok(Metrics { header, rows })
+    }
+
+    /// `(x, y)` points of column `y` against column `x`, skipping empty cells.
+    pub fn series(&self, x: &str, y: &str) -> Vec<(f64, f64)> {
+        let (Some(xi), Some(yi)) = (self.col(x), self.col(y)) else { return Vec::new() };
+        self.rows
+            .iter()
+            .filter(|r| r[xi].is_finite() && r[yi].is_finite())
+            .map(|r| (r[xi], r[yi]))
+            .collect()
+    }
+
+    fn col(&self, name: &str) -> Option<usize> {
+        self.header.iter().position(|h| h == name)
+    }
+}
+
+/// One line of a chart.
+struct Line {
+    label: &'static str,
+    points: Vec<(f64, f64)>,
+    /// Half-width of a 95% interval per point (error bars), if any.
+    errors: Vec<f64>,
+}
+
+/// Write the charts of `run_dir/metrics.csv` into `run_dir`; returns the files written.
+pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let metrics = Metrics::load(&run_dir.join("metrics.csv"))?;
+    if metrics.rows.is_empty() {
+        return Err(format!("{} has no rows yet: nothing to plot", run_dir.join("metrics.csv").display()));
+    }
+    // Registering twice (a second plot in one process) is harmless: the same bytes.
+    let _ = register_font("sans-serif", FontStyle::Normal, FONT);
+    let line = |label, col: &str| Line { label, points: metrics.series("step", col), errors: Vec::new() };
+    let mut written = Vec::new();
+    let mut chart = |file: &str, title: &str, y: &str, lines: Vec<Line>| -> Result<(), String> {
+        let lines: Vec<Line> = lines.into_iter().filter(|l| !l.points.is_empty()).collect();
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let path = run_dir.join(file);
+        draw(&path, title, y, &lines).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
+        written.push(path);
+        Ok(())
+    };
+    chart(
+        "losses.png",
+        "Training losses",
+        "loss",
+        vec![
+            line("total", "loss_total"),
+            line("policy", "loss_policy"),
+            line("value", "loss_value"),
+            line("moves left", "loss_moves_left"),
+            line("material", "loss_material"),
+        ],
+    )?;
+    chart("entropy.png", "Policy entropy of the network (nats)", "entropy", vec![line("entropy", "policy_entropy")])?;
+    chart(
+        "game_length.png",
+        "Self-play game length (plies)",
+        "plies",
+        vec![line("mean game length", "game_length")],
+    )?;
+    chart("elo.png", "Elo over training (95% intervals)", "Elo", elo_lines(&metrics))?;
+    Ok(written)
+}
+
+/// Elo lines: the chained rating (each evaluation's Elo against the previous checkpoint added
+/// up, starting at 0) and the Elo against the fixed baseline, with their intervals.
+fn elo_lines(m: &Metrics) -> Vec<Line> {
+    let with_ci = |elo: &str, ci: &str| -> (Vec<(f64, f64)>, Vec<f64>) {
+        let pts = m.series("step", elo);
+        let cis: Vec<f64> = m.series("step", ci).into_iter().map(|p| p.1).collect();
+        let errs = if cis.len() == pts.len() { cis } else { vec![0.0; pts.len()] };
+        (pts, errs)
+    };
+    let (prev, prev_err) = with_ci("elo_vs_previous", "elo_vs_previous_ci");
+    let mut total = 0.0;
+    let mut var = 0.0;
+    let mut chain = vec![(0.0, 0.0)];
+    let mut chain_err = vec![0.0];
+    for ((step, e), ci) in prev.iter().zip(&prev_err) {
+        total += e;
+        var += ci * ci; // independent matches: the variances add
+        chain.push((*step, total));
+        chain_err.push(var.sqrt());
+    }
+    let (base, base_err) = with_ci("elo_vs_baseline", "elo_vs_baseline_ci");
+    let mut lines = Vec::new();
+    if !prev.is_empty() {
+        lines.push(Line { label: "chained Elo (vs previous)", points: chain, errors: chain_err });
+    }
+    lines.push(Line { label: "Elo vs baseline", points: base, errors: base_err });
+    lines
+}
+
+fn draw(path: &Path, title: &str, y_label: &str, lines: &[Line]) -> Result<(), Box<dyn std::error::Error>> {
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for l in lines {
+        for (i, &(x, y)) in l.points.iter().enumerate() {
+            let e = l.errors.get(i).copied().unwrap_or(0.0);
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y - e);
+            y1 = y1.max(y + e);
+        }
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    let pad = ((y1 - y0) * 0.05).max(1e-3);
+    let (y0, y1) = (y0 - pad, y1 + pad);
+
+    let root = BitMapBackend::new(path, SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 24))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    chart
+        .configure_mesh()
+        .x_desc("training step")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_desc(y_label)
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    for (k, l) in lines.iter().enumerate() {
+        let color = Palette99::pick(k).to_rgba();
+        chart
+            .draw_series(LineSeries::new(l.points.iter().copied(), color.stroke_width(2)))?
+            .label(l.label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        chart.draw_series(l.points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+        for (i, &(x, y)) in l.points.iter().enumerate() {
+            let e = l.errors.get(i).copied().unwrap_or(0.0);
+            if e > 0.0 {
+                chart.draw_series(std::iter::once(PathElement::new(vec![(x, y - e), (x, y + e)], color)))?;
+            }
+        }
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plots_a_metrics_file_with_gaps() {
+        let dir = std::env::temp_dir().join(format!("tenjiku-plot-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut csv = String::from(
+            "time_s,step,games,positions,loss_total,loss_policy,loss_value,loss_moves_left,loss_material,\
+             policy_entropy,game_length,resign_rate,false_resign_rate,selfplay_positions_per_s,\
+             train_steps_per_s,elo_vs_previous,elo_vs_previous_ci,elo_vs_baseline,elo_vs_baseline_ci,baseline\n",
+        );
+        for s in 1..=20 {
+            let eval = if s % 5 == 0 {
+                format!("{},{},{},{},\"alphabeta:depth=1\"", 30.0, 60.0, -200.0 + 10.0 * s as f64, 80.0)
+            } else {
+                ",,,,".to_string()
+            };
+            csv += &format!(
+                "{},{},{},{},{},{},{},,,{},{},0.1,,50,2,{eval}\n",
+                s * 10,
+                s * 100,
+                s * 3,
+                s * 500,
+                5.0 / s as f64,
+                4.0 / s as f64,
+                1.0 / s as f64,
+                3.0 - s as f64 * 0.05,
+                200 + s
+            );
+        }
+        std::fs::write(dir.join("metrics.csv"), csv).unwrap();
+        let files = plot_run(&dir).unwrap();
+        let names: Vec<_> = files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["losses.png", "entropy.png", "game_length.png", "elo.png"]);
+        for f in &files {
+            let bytes = std::fs::read(f).unwrap();
+            assert_eq!(&bytes[1..4], b"PNG", "{}", f.display());
+            assert!(bytes.len() > 5000, "{} is suspiciously small", f.display());
+        }
+        let m = Metrics::load(&dir.join("metrics.csv")).unwrap();
+        assert_eq!(m.series("step", "elo_vs_baseline").len(), 4);
+        assert_eq!(m.series("step", "loss_moves_left").len(), 0);
+
+        std::fs::write(dir.join("metrics.csv"), "step,loss_total\n").unwrap();
+        assert!(plot_run(&dir).unwrap_err().contains("no rows yet"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
