@@ -4,18 +4,80 @@ use engine::{MoveTable, Position, Rules};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// What to measure: movegen.
+    /// What to measure: movegen (move generation, make/unmake) or mcts (search with a network).
     #[arg(default_value = "movegen")]
     what: String,
     /// Perft depth for the leaf-throughput runs.
     #[arg(long, default_value_t = 4)]
     depth: u32,
+    /// mcts: the network config (a random network of it is used).
+    #[arg(long, default_value = "configs/net-cpu.toml")]
+    config: String,
+    /// mcts: concurrent games, comma-separated settings.
+    #[arg(long, default_value = "1,64", value_delimiter = ',')]
+    games: Vec<usize>,
+    /// mcts: visits per search.
+    #[arg(long, default_value_t = 64)]
+    visits: u32,
+    /// mcts: Gumbel considered moves (0 = PUCT).
+    #[arg(long, default_value_t = 16)]
+    gumbel: usize,
+    /// mcts: leaves per tree per network call (PUCT only; one game needs several).
+    #[arg(long, default_value_t = 8)]
+    batch: usize,
+    /// mcts: driver threads, comma-separated settings.
+    #[arg(long, default_value = "1,2", value_delimiter = ',')]
+    threads: Vec<usize>,
 }
 
 pub fn run(a: Args) -> Result<()> {
-    if a.what != "movegen" {
-        bail!("unknown benchmark '{}': expected movegen", a.what);
+    match a.what.as_str() {
+        "movegen" => movegen(a),
+        "mcts" => mcts(a),
+        other => bail!("unknown benchmark '{other}': expected movegen or mcts"),
     }
+}
+
+fn mcts(a: Args) -> Result<()> {
+    let cfg = nn::NetConfig::load(&a.config)?;
+    let device = nn::backend::cpu_device();
+    println!(
+        "network {} ({}×{}, {:.1} MFLOP/position), {} visits, {}",
+        a.config,
+        cfg.blocks,
+        cfg.channels,
+        cfg.flops_per_position() as f64 / 1e6,
+        a.visits,
+        if a.gumbel > 0 { format!("Gumbel ({} considered)", a.gumbel) } else { format!("PUCT ×{}/tree", a.batch) }
+    );
+    println!("| position | games | threads | simulations/s | mean batch | network pos/s | outside network |");
+    println!("|---|---|---|---|---|---|---|");
+    for (name, fen) in [("start", engine::fen::START_FEN), ("midgame-2", engine::bench::MIDGAME_2)] {
+        let pos = Position::from_fen(fen)?;
+        for &games in &a.games {
+            for &threads in &a.threads {
+                let b = train::bench::MctsBench {
+                    games,
+                    visits: a.visits,
+                    gumbel: (a.gumbel > 0).then_some(a.gumbel),
+                    batch_per_tree: if a.gumbel > 0 { 1 } else { a.batch },
+                    threads,
+                };
+                let r = train::bench::mcts_speed(&cfg, &device, &pos, &b);
+                println!(
+                    "| {name} | {games} | {threads} | {:.0} | {:.1} | {:.0} | {:.1}% |",
+                    r.simulations_per_s(),
+                    r.mean_batch,
+                    r.net_positions_per_s,
+                    100.0 * r.outside
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn movegen(a: Args) -> Result<()> {
     let t = MoveTable::new(&Rules::standard());
     println!("Position size: {} bytes; Move size: {} bytes", std::mem::size_of::<Position>(), std::mem::size_of::<engine::Move>());
     println!("{:<10} {:<14} {:>5} {:>12} {:>9} {:>12}", "position", "measure", "depth", "count", "secs", "million/s");

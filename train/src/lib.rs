@@ -2,6 +2,7 @@
 //! self-play and training.
 
 pub mod arena;
+pub mod bench;
 pub mod go;
 pub mod plot;
 pub mod stats;
