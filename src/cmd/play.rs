@@ -17,9 +17,11 @@ pub enum SideArg {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The engine to play against, e.g. `alphabeta:time=1s`, `alphabeta:depth=3`, `random`.
-    #[arg(long, default_value = "alphabeta:time=1s")]
-    engine: String,
+    /// The engine to play against (default: MCTS with the shipped network in checkpoints/, or
+    /// `alphabeta:time=1s` without one), e.g. `mcts:checkpoint=PATH,visits=800`,
+    /// `alphabeta:depth=3`, `random`.
+    #[arg(long)]
+    engine: Option<String>,
     /// The side you play (Black moves first).
     #[arg(long, value_enum, default_value = "black")]
     color: SideArg,
@@ -39,7 +41,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::load(&a.rules)?;
-    let spec = EngineSpec::parse(&a.engine)?;
+    let spec = EngineSpec::parse(&a.engine.clone().unwrap_or_else(train::default_engine_spec))?;
     let player = train::make_player(&spec, &rules)?;
     let start = match &a.fen {
         None => Position::start(),

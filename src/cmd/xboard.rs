@@ -6,9 +6,10 @@ use std::io::{stdin, stdout};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Engine spec, e.g. `alphabeta:time=1s`, `alphabeta:depth=4`, `random`.
-    #[arg(long, default_value = "alphabeta:time=1s")]
-    engine: String,
+    /// Engine spec (default: as `play`), e.g. `mcts:checkpoint=PATH,visits=800`,
+    /// `alphabeta:time=1s`, `alphabeta:depth=4`, `random`.
+    #[arg(long)]
+    engine: Option<String>,
     /// Rules preset (standard, house, hachu) or a rules TOML file (see configs/rules/).
     #[arg(long, default_value = "standard")]
     rules: String,
@@ -16,7 +17,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::load(&a.rules)?;
-    let spec = EngineSpec::parse(&a.engine)?;
+    let spec = EngineSpec::parse(&a.engine.clone().unwrap_or_else(train::default_engine_spec))?;
     cecp::run(stdin().lock(), stdout().lock(), spec, rules, Box::new(train::make_player))?;
     Ok(())
 }

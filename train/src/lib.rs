@@ -62,3 +62,30 @@ pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<MctsPlayer<NetEva
 pub fn set_cpu_threads(threads: usize) {
     let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
 }
+
+/// The shipped network, relative to the repository root.
+pub const SHIPPED_CHECKPOINT: &str = "checkpoints/tenjiku-cpu.ckpt";
+
+/// Visits per move of the default engine (about a second per move on a 2-core CPU).
+pub const DEFAULT_VISITS: u32 = 400;
+
+/// The shipped network's file: in the current directory's `checkpoints/`, else in the source
+/// tree this binary was built from (so `play` finds it from any directory of a clone).
+pub fn shipped_checkpoint() -> Option<std::path::PathBuf> {
+    let here = std::path::PathBuf::from(SHIPPED_CHECKPOINT);
+    if here.is_file() {
+        return Some(here);
+    }
+    let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(SHIPPED_CHECKPOINT);
+    built.is_file().then_some(built)
+}
+
+/// The engine `play` and `xboard` use when none is given: MCTS with the shipped network, or
+/// the alpha-beta baseline at 1 s/move when no network ships with this tree.
+pub fn default_engine_spec() -> String {
+    match shipped_checkpoint() {
+        Some(p) => format!("mcts:checkpoint={},visits={DEFAULT_VISITS}", p.display()),
+        None => "alphabeta:time=1s".to_string(),
+    }
+}
+
