@@ -34,6 +34,8 @@ enum Command {
     Xboard(cmd::xboard::Args),
     /// Network checkpoints: print a header (`info`), write a randomly initialised one (`new`).
     Checkpoint(cmd::checkpoint::Args),
+    /// Self-play training: alternate self-play and training steps; resumes an existing run.
+    Train(cmd::train::Args),
     /// Charts of a training run (losses, policy entropy, game length, Elo) as PNG files.
     Plot(cmd::plot::Args),
 }
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Command::Play(a) => cmd::play::run(a),
         Command::Xboard(a) => cmd::xboard::run(a),
         Command::Checkpoint(a) => cmd::checkpoint::run(a),
+        Command::Train(a) => cmd::train::run(a),
         Command::Plot(a) => cmd::plot::run(a),
     };
     match result {

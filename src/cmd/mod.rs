@@ -10,6 +10,7 @@ pub mod play;
 pub mod plot;
 pub mod play_random;
 pub mod show;
+pub mod train;
 pub mod xboard;
 
 use anyhow::{Context, Result};

@@ -3,8 +3,14 @@
 
 pub mod arena;
 pub mod bench;
+pub mod config;
 pub mod go;
+pub mod learner;
+pub mod metrics;
 pub mod plot;
+pub mod replay;
+pub mod run;
+pub mod selfplay;
 pub mod stats;
 
 use engine::mcts::MctsPlayer;

@@ -1,0 +1,47 @@
+//! `tenjiku train`: the self-play training loop (train/src/run.rs).
+
+use anyhow::{anyhow, Result};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use train::run::{self, RunOptions};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Run config (configs/tiny.toml, cpu.toml, gpu.toml). Optional when resuming: the run
+    /// directory's config.toml is used, and a different one is refused.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Run directory (created; an existing one is resumed from its latest checkpoint).
+    #[arg(long)]
+    run_dir: PathBuf,
+    /// Burn backend (default, cpu, flex, ndarray, wgpu, cuda as compiled in); overrides the config.
+    #[arg(long)]
+    backend: Option<String>,
+    /// Seed of the run (a new run; a resumed run must keep its seed); overrides the config.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Stop at this training step (0: never); overrides the config's max_steps.
+    #[arg(long)]
+    max_steps: Option<u64>,
+    /// Stop after this many minutes (with a checkpoint).
+    #[arg(long)]
+    max_minutes: Option<f64>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let opts = RunOptions {
+        config: a.config,
+        run_dir: a.run_dir,
+        backend: a.backend,
+        seed: a.seed,
+        max_steps: a.max_steps,
+        max_minutes: a.max_minutes,
+        progress: !a.quiet && std::io::stderr().is_terminal(),
+    };
+    let s = run::run(&opts).map_err(|e| anyhow!(e))?;
+    println!("{}: step {}, {} games, {} positions ({})", opts.run_dir.display(), s.step, s.games, s.positions, s.stop);
+    Ok(())
+}

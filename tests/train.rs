@@ -1,0 +1,219 @@
+//! `tenjiku train` end to end with `configs/tiny.toml` (runs of a few seconds): the files of a
+//! run, resuming after `kill -9` and after Ctrl-C, and one-line config errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml");
+
+fn tenjiku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(args).output().expect("binary runs")
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tenjiku-train-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "failed: {}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The step named by `checkpoints/latest`.
+fn latest_step(run: &Path) -> Option<u64> {
+    let name = std::fs::read_to_string(run.join("checkpoints/latest")).ok()?;
+    name.trim().strip_prefix("step-")?.strip_suffix(".ckpt")?.parse().ok()
+}
+
+fn games(run: &Path) -> usize {
+    std::fs::read_dir(run.join("games"))
+        .map_or(0, |d| d.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".bin")).count())
+}
+
+/// `step` of every row of metrics.csv.
+fn metric_steps(run: &Path) -> Vec<u64> {
+    read(&run.join("metrics.csv")).lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect()
+}
+
+/// Spawn an endless tiny run and wait until it has written a checkpoint past step 0.
+fn spawn_until_checkpoint(run: &Path) -> std::process::Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
+        .args(["train", "--config", TINY, "--run-dir", run.to_str().unwrap(), "--max-steps", "0", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let t = Instant::now();
+    while latest_step(run).unwrap_or(0) < 10 {
+        assert!(t.elapsed() < Duration::from_secs(60), "no checkpoint within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+#[test]
+fn a_tiny_run_writes_its_files() {
+    let run = tmpdir("files");
+    let o = tenjiku(&["train", "--config", TINY, "--run-dir", run.to_str().unwrap()]);
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("step 30,"), "{}", String::from_utf8_lossy(&o.stdout));
+    let cfg = read(&run.join("config.toml"));
+    assert!(cfg.contains("visits = 8") && cfg.contains("[net]") && cfg.contains("channels = 8"), "{cfg}");
+    assert_eq!(latest_step(&run), Some(30));
+    assert!(run.join("checkpoints/step-000000000.ckpt").exists(), "the initial network is kept");
+    assert!(games(&run) > 0);
+    let metrics = read(&run.join("metrics.csv"));
+    assert_eq!(
+        metrics.lines().next().unwrap(),
+        "time_s,step,games,positions,loss_total,loss_policy,loss_value,loss_moves_left,loss_material,\
+         policy_entropy,game_length,resign_rate,false_resign_rate,selfplay_positions_per_s,train_steps_per_s,\
+         elo_vs_previous,elo_vs_previous_ci,elo_vs_baseline,elo_vs_baseline_ci,baseline"
+    );
+    assert_eq!(metric_steps(&run), vec![5, 10, 15, 20, 25, 30]);
+    for row in metrics.lines().skip(1) {
+        assert_eq!(row.split(',').count(), 20, "{row}");
+        let loss: f64 = row.split(',').nth(4).unwrap().parse().unwrap();
+        assert!(loss.is_finite() && loss > 0.0, "{row}");
+    }
+    assert!(read(&run.join("train.log")).contains("stopped: max_steps 30 reached"));
+    // The checkpoint is a normal one: `checkpoint info` reads it.
+    let o = tenjiku(&["checkpoint", "info", run.join("checkpoints/step-000000030.ckpt").to_str().unwrap()]);
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("step = 30"));
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn a_killed_run_resumes_from_its_latest_checkpoint() {
+    let run = tmpdir("kill");
+    let mut child = spawn_until_checkpoint(&run);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let killed_at = latest_step(&run).unwrap();
+    let games_before = games(&run);
+    let rows_before = metric_steps(&run).len();
+    let target = killed_at + 30; // needs more positions than the killed run had
+                                 // A damaged game file is skipped with a warning.
+    let mut files: Vec<PathBuf> = std::fs::read_dir(run.join("games")).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    let bytes = std::fs::read(&files[0]).unwrap();
+    std::fs::write(&files[0], &bytes[..bytes.len() / 2]).unwrap();
+
+    // The same command (here without --config: the run's own config) continues the run.
+    let o = tenjiku(&["train", "--run-dir", run.to_str().unwrap(), "--max-steps", &target.to_string()]);
+    ok(&o);
+    assert_eq!(latest_step(&run), Some(target));
+    let log = read(&run.join("train.log"));
+    assert!(log.contains(&format!("resumed from step {killed_at} ")), "{log}");
+    assert!(log.contains("warning: skipping game file") && log.contains("checksum mismatch"), "{log}");
+    let steps = metric_steps(&run);
+    let new = &steps[rows_before..];
+    assert!(
+        !new.is_empty() && new[0] > killed_at && *new.last().unwrap() == target,
+        "{steps:?} (killed at {killed_at})"
+    );
+    assert!(games(&run) > games_before, "self-play went on: {} -> {}", games_before, games(&run));
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn ctrl_c_stops_with_a_checkpoint() {
+    let run = tmpdir("sigint");
+    let child = spawn_until_checkpoint(&run);
+    let s = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(s.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let log = read(&run.join("train.log"));
+    assert!(log.contains("stopped: interrupted (SIGINT)"), "{log}");
+    // The checkpoint holds the last step taken: the log's final step.
+    let last = log.lines().last().unwrap();
+    let step = latest_step(&run).unwrap();
+    assert!(last.contains(&format!("step {step},")), "{last} vs {step}");
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+fn assert_one_line_error(o: &Output, want: &str) {
+    assert!(!o.status.success(), "expected failure");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.trim_end().lines().count(), 1, "error must be one line: {e:?}");
+    assert!(e.contains(want), "error {e:?} should mention {want:?}");
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn bad_configs_are_one_line_errors() {
+    let dir = tmpdir("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tiny = read(Path::new(TINY))
+        .replace("\"net-tiny.toml\"", &format!("{:?}", concat!(env!("CARGO_MANIFEST_DIR"), "/configs/net-tiny.toml")));
+    let run = dir.join("run");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let unknown = write("unknown.toml", &format!("{tiny}\nvisitz = 3\n"));
+    assert_one_line_error(
+        &tenjiku(&["train", "--config", &unknown, "--run-dir", run.to_str().unwrap()]),
+        "unknown field `visitz`",
+    );
+    let bad = write("bad.toml", &tiny.replace("full_search_fraction = 0.5", "full_search_fraction = 1.5"));
+    assert_one_line_error(
+        &tenjiku(&["train", "--config", &bad, "--run-dir", run.to_str().unwrap()]),
+        "`full_search_fraction`",
+    );
+    assert!(!run.exists(), "nothing is created for a bad config");
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", run.to_str().unwrap()]), "give --config");
+
+    // A run refuses a different config, naming the first differing field.
+    let ok_cfg = write("ok.toml", &tiny.replace("max_steps = 30", "max_steps = 5"));
+    ok(&tenjiku(&["train", "--config", &ok_cfg, "--run-dir", run.to_str().unwrap()]));
+    let other = write("other.toml", &tiny.replace("batch_size = 16", "batch_size = 8"));
+    assert_one_line_error(&tenjiku(&["train", "--config", &other, "--run-dir", run.to_str().unwrap()]), "`batch_size`");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_seed_plays_the_same_games() {
+    let (a, b) = (tmpdir("seed-a"), tmpdir("seed-b"));
+    for run in [&a, &b] {
+        ok(&tenjiku(&[
+            "train",
+            "--config",
+            TINY,
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--max-steps",
+            "10",
+            "--seed",
+            "9",
+        ]));
+    }
+    let files = |run: &Path| {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(run.join("games"))
+            .unwrap()
+            .flatten()
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    let (fa, fb) = (files(&a), files(&b));
+    assert!(!fa.is_empty());
+    assert!(fa == fb, "same seed, different games");
+    for run in [a, b] {
+        let _ = std::fs::remove_dir_all(run);
+    }
+}

@@ -1,0 +1,308 @@
+//! The settings of a self-play training run (`configs/{tiny,cpu,gpu}.toml`, every field commented
+//! there), read from TOML with unknown fields rejected, validated field by field, and compared
+//! with the config a run directory was started with.
+//!
+//! A run config names its network config by path (`network = "net-cpu.toml"`, resolved against
+//! the config file's directory, then the working directory); the network config itself is copied
+//! into the run's `config.toml` as the `[net]` table, so a run directory is self-contained.
+//!
+//! Every error is one line naming the file and the field.
+
+use nn::NetConfig;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A one-line configuration error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ConfigError {}
+
+fn default_backend() -> String {
+    "default".into()
+}
+fn default_rules() -> String {
+    "standard".into()
+}
+fn default_baseline() -> String {
+    "alphabeta:depth=1".into()
+}
+
+/// Every setting of a run. Field meanings: the comments of `configs/cpu.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    // --- network and machine ---
+    pub network: String,
+    #[serde(default = "default_rules")]
+    pub rules: String,
+    #[serde(default = "default_backend")]
+    pub backend: String,
+    pub seed: u64,
+    /// Worker threads of the search driver (tree work between network calls).
+    pub threads: usize,
+
+    // --- self-play ---
+    pub concurrent_games: usize,
+    pub visits: u32,
+    pub gumbel_considered: usize,
+    pub cheap_visits: u32,
+    pub full_search_fraction: f64,
+    pub temperature_plies: u32,
+    pub resign_threshold: f32,
+    pub resign_plies: u32,
+    pub resign_playout_fraction: f64,
+    pub max_plies: u32,
+
+    // --- replay buffer ---
+    pub window_positions: usize,
+    pub min_positions: usize,
+
+    // --- training ---
+    pub batch_size: usize,
+    pub lr: f64,
+    pub weight_decay: f32,
+    pub value_weight: f32,
+    pub moves_left_weight: f32,
+    pub material_weight: f32,
+    pub material_scale: f32,
+    pub train_steps_per_1000_positions: f64,
+    pub max_steps: u64,
+
+    // --- checkpoints ---
+    pub checkpoint_every_steps: u64,
+    pub keep_checkpoints: usize,
+
+    // --- evaluation ---
+    pub eval_every_checkpoints: u64,
+    pub eval_games: u32,
+    pub eval_visits: u32,
+    #[serde(default = "default_baseline")]
+    pub eval_baseline: String,
+    pub eval_max_plies: u32,
+    pub eval_adjudicate_cp: i32,
+    pub eval_adjudicate_plies: u32,
+
+    // --- reporting ---
+    pub report_every_steps: u64,
+
+    /// The network config named by `network` (filled in by [`RunConfig::load`]; written into a
+    /// run's `config.toml`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<NetConfig>,
+}
+
+/// Fields that may change between the start of a run and a resume (how and how long it runs,
+/// not what it learns); [`RunConfig::first_difference`] ignores them.
+pub const RUNTIME_FIELDS: [&str; 4] = ["network", "backend", "max_steps", "threads"];
+
+impl RunConfig {
+    /// Parse TOML text (`origin` names it in errors) and validate it. `net` is left as written.
+    pub fn from_toml(text: &str, origin: &str) -> Result<RunConfig, ConfigError> {
+        let cfg: RunConfig = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let msg = e.message().trim().replace('\n', " ");
+            match line {
+                Some(l) => ConfigError(format!("{origin} line {l}: {msg}")),
+                None => ConfigError(format!("{origin}: {msg}")),
+            }
+        })?;
+        cfg.validate().map_err(|e| ConfigError(format!("{origin}: {e}")))?;
+        Ok(cfg)
+    }
+
+    /// Read a run config file and the network config it names (resolved against the file's
+    /// directory, then the working directory). A `[net]` table already present (a run
+    /// directory's `config.toml`) is used as it is.
+    pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| ConfigError(format!("cannot read {}: {e}", path.display())))?;
+        let origin = path.display().to_string();
+        let mut cfg = RunConfig::from_toml(&text, &origin)?;
+        if cfg.net.is_none() {
+            let net_path = resolve(path, &cfg.network).ok_or_else(|| {
+                ConfigError(format!("{origin}: field `network`: cannot find network config '{}'", cfg.network))
+            })?;
+            let net = NetConfig::load(&net_path).map_err(|e| ConfigError(format!("{origin}: field `network`: {e}")))?;
+            cfg.net = Some(net);
+        } else if let Some(n) = &cfg.net {
+            n.validate().map_err(|e| ConfigError(format!("{origin}: table `net`: {e}")))?;
+        }
+        Ok(cfg)
+    }
+
+    /// The network config (present after [`RunConfig::load`]).
+    pub fn net(&self) -> &NetConfig {
+        self.net.as_ref().expect("network config loaded")
+    }
+
+    /// The config as TOML (with the `[net]` table), the form a run directory keeps.
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(self).expect("a run config serialises");
+        format!(
+            "# The config this run started with (`tenjiku train`); the [net] table is a copy of the\n\
+             # network config. Resuming with a different config is refused, except for the fields\n\
+             # {} (how and how long it runs).\n{body}",
+            RUNTIME_FIELDS.join(", ")
+        )
+    }
+
+    /// Check every value. The error names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let bad = |field: &str, why: &str| Err(format!("field `{field}` {why}"));
+        let fraction = |x: f64| (0.0..=1.0).contains(&x);
+        if self.threads == 0 {
+            return bad("threads", "must be at least 1");
+        }
+        if self.concurrent_games == 0 {
+            return bad("concurrent_games", "must be at least 1");
+        }
+        if self.visits == 0 {
+            return bad("visits", "must be at least 1");
+        }
+        if self.gumbel_considered < 2 {
+            return bad("gumbel_considered", "must be at least 2");
+        }
+        if self.cheap_visits == 0 || self.cheap_visits > self.visits {
+            return bad("cheap_visits", "must be between 1 and `visits`");
+        }
+        if !fraction(self.full_search_fraction) || self.full_search_fraction == 0.0 {
+            return bad("full_search_fraction", "must be in (0, 1]");
+        }
+        if !(-1.0..=1.0).contains(&self.resign_threshold) {
+            return bad("resign_threshold", "must be in [-1, 1] (-1 turns resignation off)");
+        }
+        if !fraction(self.resign_playout_fraction) {
+            return bad("resign_playout_fraction", "must be in [0, 1]");
+        }
+        if self.window_positions == 0 {
+            return bad("window_positions", "must be at least 1");
+        }
+        if self.min_positions == 0 || self.min_positions > self.window_positions {
+            return bad("min_positions", "must be between 1 and `window_positions`");
+        }
+        if self.batch_size == 0 {
+            return bad("batch_size", "must be at least 1");
+        }
+        if !(self.lr > 0.0 && self.lr.is_finite()) {
+            return bad("lr", "must be a positive number");
+        }
+        for (name, v) in [
+            ("weight_decay", self.weight_decay),
+            ("value_weight", self.value_weight),
+            ("moves_left_weight", self.moves_left_weight),
+            ("material_weight", self.material_weight),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return bad(name, "must be a number >= 0");
+            }
+        }
+        if !(self.material_scale > 0.0 && self.material_scale.is_finite()) {
+            return bad("material_scale", "must be a positive number");
+        }
+        if !(self.train_steps_per_1000_positions > 0.0 && self.train_steps_per_1000_positions.is_finite()) {
+            return bad("train_steps_per_1000_positions", "must be a positive number");
+        }
+        if self.checkpoint_every_steps == 0 {
+            return bad("checkpoint_every_steps", "must be at least 1");
+        }
+        if self.keep_checkpoints == 0 {
+            return bad("keep_checkpoints", "must be at least 1");
+        }
+        if self.eval_every_checkpoints > 0 && self.eval_games == 0 {
+            return bad("eval_games", "must be at least 1 when evaluation is on (`eval_every_checkpoints` > 0)");
+        }
+        if self.eval_visits == 0 {
+            return bad("eval_visits", "must be at least 1");
+        }
+        if let Err(e) = engine::player::EngineSpec::parse(&self.eval_baseline) {
+            return bad("eval_baseline", &format!("is not an engine spec: {e}"));
+        }
+        if self.eval_adjudicate_cp < 0 {
+            return bad("eval_adjudicate_cp", "must be >= 0 (0 turns material adjudication off)");
+        }
+        if self.eval_adjudicate_cp > 0 && self.eval_adjudicate_plies == 0 {
+            return bad("eval_adjudicate_plies", "must be at least 1 when `eval_adjudicate_cp` > 0");
+        }
+        if self.report_every_steps == 0 {
+            return bad("report_every_steps", "must be at least 1");
+        }
+        if let Err(e) = engine::Rules::load(&self.rules) {
+            return bad("rules", &e.0);
+        }
+        Ok(())
+    }
+
+    /// The first field (in file order; `net.FIELD` for the network) whose value differs from
+    /// `other`'s, ignoring [`RUNTIME_FIELDS`], with both values.
+    pub fn first_difference(&self, other: &RunConfig) -> Option<(String, String, String)> {
+        let a = serde_json::to_value(self).expect("serialises");
+        let b = serde_json::to_value(other).expect("serialises");
+        let (a, b) = (a.as_object()?, b.as_object()?);
+        let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
+        for k in keys {
+            if RUNTIME_FIELDS.contains(&k.as_str()) {
+                continue;
+            }
+            let (x, y) = (a.get(k), b.get(k));
+            if x == y {
+                continue;
+            }
+            if let (Some(serde_json::Value::Object(xo)), Some(serde_json::Value::Object(yo))) = (x, y) {
+                for (kk, xv) in xo {
+                    if yo.get(kk) != Some(xv) {
+                        let yv = yo.get(kk).map(|v| v.to_string()).unwrap_or_else(|| "(none)".into());
+                        return Some((format!("{k}.{kk}"), xv.to_string(), yv));
+                    }
+                }
+                if let Some((kk, yv)) = yo.iter().find(|(kk, _)| !xo.contains_key(*kk)) {
+                    return Some((format!("{k}.{kk}"), "(none)".into(), yv.to_string()));
+                }
+            }
+            let show = |v: Option<&serde_json::Value>| v.map(|v| v.to_string()).unwrap_or_else(|| "(none)".into());
+            return Some((k.clone(), show(x), show(y)));
+        }
+        None
+    }
+}
+
+/// `name` relative to the directory of `config`, else to the working directory.
+pub fn resolve(config: &Path, name: &str) -> Option<PathBuf> {
+    let p = Path::new(name);
+    if p.is_absolute() {
+        return p.exists().then(|| p.to_path_buf());
+    }
+    if let Some(dir) = config.parent() {
+        let q = dir.join(p);
+        if q.exists() {
+            return Some(q);
+        }
+    }
+    p.exists().then(|| p.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TINY: &str = include_str!("../../configs/tiny.toml");
+
+    #[test]
+    fn tiny_parses_and_errors_name_the_field() {
+        let c = RunConfig::from_toml(TINY, "tiny.toml").unwrap();
+        assert_eq!(c.first_difference(&c), None);
+        let e = RunConfig::from_toml(&format!("{TINY}\nbogus = 1\n"), "x.toml").unwrap_err().0;
+        assert!(e.contains("bogus") && !e.contains('\n'), "{e}");
+        let e = RunConfig::from_toml(&TINY.replace("batch_size = ", "batch_size = 0 #"), "x.toml").unwrap_err().0;
+        assert!(e.contains("`batch_size`"), "{e}");
+        let mut d = c.clone();
+        d.visits += 1;
+        d.max_steps += 1;
+        assert_eq!(c.first_difference(&d).unwrap().0, "visits");
+    }
+}

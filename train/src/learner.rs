@@ -1,0 +1,179 @@
+//! The training side of a run: optimiser steps on batches from the replay buffer, and the
+//! run's checkpoints.
+//!
+//! # Checkpoints (`RUN/checkpoints/`)
+//! `step-NNNNNNNNN.ckpt` (weights, optimiser state, step, parent; written atomically by
+//! [`nn::checkpoint::save`]) and `latest`, a one-line text file naming the newest one (written
+//! atomically after it). Step 0 is the initial random network. Pruning keeps the newest
+//! `keep_checkpoints` and every evaluated one (see [`is_evaluated`]).
+
+use crate::replay::{Batch, ReplayBuffer};
+use crate::selfplay::mix;
+use engine::MoveTable;
+use nn::backend::Device;
+use nn::checkpoint::{self, Checkpoint, Header};
+use nn::train::{Losses, TrainConfig, Trainer};
+use nn::{NetConfig, Network};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+
+/// File name of the checkpoint at `step`.
+pub fn checkpoint_name(step: u64) -> String {
+    format!("step-{step:09}.ckpt")
+}
+
+/// The step of a checkpoint file name.
+pub fn parse_checkpoint_name(name: &str) -> Option<u64> {
+    name.strip_prefix("step-")?.strip_suffix(".ckpt")?.parse().ok()
+}
+
+/// Checkpoints in `dir`, sorted by step.
+pub fn list_checkpoints(dir: &Path) -> Vec<(u64, PathBuf)> {
+    let mut v: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(parse_checkpoint_name).map(|s| (s, e.path())))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Whether the checkpoint at `step` is one that evaluation rates (and pruning keeps): every
+/// `eval_every`-th regular checkpoint, step 0 included (the first "previous" network).
+pub fn is_evaluated(step: u64, every_steps: u64, eval_every: u64) -> bool {
+    eval_every > 0 && step.is_multiple_of(every_steps) && (step / every_steps).is_multiple_of(eval_every)
+}
+
+/// The newest loadable checkpoint: the one `latest` names, else (a kill between the checkpoint
+/// and `latest`, or a damaged `latest`) the highest step that loads. Warnings go to `warn`.
+pub fn find_latest(dir: &Path, device: &Device, warn: &mut dyn FnMut(String)) -> Option<(PathBuf, Checkpoint)> {
+    if let Ok(text) = std::fs::read_to_string(dir.join("latest")) {
+        let p = dir.join(text.trim());
+        match checkpoint::load(&p, device) {
+            Ok(c) => return Some((p, c)),
+            Err(e) => warn(format!("checkpoints/latest names an unreadable checkpoint: {e}")),
+        }
+    }
+    for (_, p) in list_checkpoints(dir).into_iter().rev() {
+        match checkpoint::load(&p, device) {
+            Ok(c) => return Some((p, c)),
+            Err(e) => warn(format!("skipping checkpoint {}: {e}", p.display())),
+        }
+    }
+    None
+}
+
+/// Write `name` into `dir/latest` atomically.
+pub fn write_latest(dir: &Path, name: &str) -> std::io::Result<()> {
+    engine::record::write_file_atomic(&dir.join("latest"), &format!("{name}\n"))
+}
+
+/// Losses of one step, with the policy loss per policy-target position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepLosses {
+    pub losses: Losses,
+    /// `losses.policy` rescaled to the positions that have a policy target (None if none had).
+    pub policy: Option<f32>,
+}
+
+/// The network being trained.
+pub struct Learner {
+    trainer: Trainer,
+    net_config: NetConfig,
+    rules_tag: String,
+    step: u64,
+    seed: u64,
+    batch_size: usize,
+    material_scale: f32,
+    batch: Batch,
+    /// File name of the checkpoint this training continues from.
+    parent: Option<String>,
+}
+
+impl Learner {
+    /// Continue training `ckpt` (weights, optimiser state if any, step).
+    pub fn new(
+        ckpt: Checkpoint,
+        parent: Option<String>,
+        device: &Device,
+        cfg: &crate::config::RunConfig,
+        rules_tag: &str,
+    ) -> Result<Learner, String> {
+        let tc = TrainConfig {
+            lr: cfg.lr,
+            weight_decay: cfg.weight_decay,
+            value_weight: cfg.value_weight,
+            moves_left_weight: cfg.moves_left_weight,
+            material_weight: cfg.material_weight,
+        };
+        let mut trainer = Trainer::new(ckpt.network, device, tc);
+        if let Some(o) = &ckpt.optimizer {
+            trainer.load_optimizer_state(o)?;
+        }
+        Ok(Learner {
+            trainer,
+            net_config: ckpt.header.network.clone(),
+            rules_tag: rules_tag.to_string(),
+            step: ckpt.header.step,
+            seed: cfg.seed,
+            batch_size: cfg.batch_size,
+            material_scale: cfg.material_scale,
+            batch: Batch::default(),
+            parent,
+        })
+    }
+
+    /// Training steps taken in the run.
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// The current network (inference mode, plain device).
+    pub fn network(&self) -> Network {
+        self.trainer.network()
+    }
+
+    /// One optimiser step on a batch drawn from `buffer` (the draw is seeded by the run's seed and
+    /// the step number, so a resumed run draws as the original would have).
+    pub fn train_step(&mut self, buffer: &ReplayBuffer, table: &MoveTable) -> StepLosses {
+        let mut rng = ChaCha8Rng::seed_from_u64(mix(self.seed ^ 0x7EA1, self.step));
+        buffer.sample_batch(&mut rng, self.batch_size, table, self.material_scale, &mut self.batch);
+        let losses = self.trainer.step(&self.batch.as_train_batch());
+        self.step += 1;
+        let pp = self.batch.policy_positions;
+        let policy = (pp > 0).then(|| losses.policy * self.batch.size as f32 / pp as f32);
+        StepLosses { losses, policy }
+    }
+
+    /// Save a checkpoint of the current step into `dir` and point `latest` at it. Returns its
+    /// path.
+    pub fn save(&mut self, dir: &Path) -> Result<PathBuf, String> {
+        let name = checkpoint_name(self.step);
+        let path = dir.join(&name);
+        let mut header = Header::new(self.net_config.clone(), &self.rules_tag);
+        header.step = self.step;
+        header.parent = self.parent.clone();
+        let ckpt =
+            Checkpoint { header, network: self.trainer.network(), optimizer: Some(self.trainer.optimizer_state()) };
+        checkpoint::save(&path, &ckpt).map_err(|e| e.to_string())?;
+        write_latest(dir, &name).map_err(|e| format!("cannot write {}/latest: {e}", dir.display()))?;
+        self.parent = Some(name);
+        Ok(path)
+    }
+}
+
+/// Delete checkpoints beyond the newest `keep`, sparing evaluated ones and `latest`'s.
+pub fn prune(dir: &Path, keep: usize, every_steps: u64, eval_every: u64) {
+    let all = list_checkpoints(dir);
+    let latest = std::fs::read_to_string(dir.join("latest")).unwrap_or_default();
+    let n = all.len();
+    for (i, (step, path)) in all.into_iter().enumerate() {
+        let newest = i + keep >= n;
+        let named = path.file_name().and_then(|f| f.to_str()) == Some(latest.trim());
+        if !newest && !named && !is_evaluated(step, every_steps, eval_every) && step != 0 {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}

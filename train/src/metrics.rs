@@ -1,0 +1,253 @@
+//! What a run reports: `RUN/metrics.csv` (one row per `report_every_steps` steps and per
+//! evaluation, flushed row by row, appended to on resume) and `RUN/train.log` (timestamped
+//! human-readable lines).
+//!
+//! # Columns of metrics.csv (an empty cell: not measured in that row)
+//! - `time_s`: seconds of running time of the run (summed over resumes);
+//! - `step`, `games`, `positions`: totals of the run (games and positions on disk);
+//! - `loss_*`: means over the steps since the previous row. `loss_policy` is the cross-entropy
+//!   per position *with* a policy target (cheap-search positions have none, and the training
+//!   step's mean over the whole batch is rescaled by batch / policy positions); `loss_total` is
+//!   the optimised weighted sum as the step computed it;
+//! - `policy_entropy`: mean entropy (nats) of the network's policy over the legal moves at the
+//!   self-play roots since the previous row;
+//! - `game_length`: mean plies of the games finished since the previous row; `resign_rate`: the
+//!   share of them that ended by resignation; `false_resign_rate`: among the played-out games
+//!   (resignation off) finished since the previous row in which a side would have resigned, the
+//!   share where that side did not lose;
+//! - `selfplay_positions_per_s`, `train_steps_per_s`: since the previous row, per second of
+//!   wall-clock time of the whole loop (self-play and training share the machine);
+//! - `elo_vs_previous`, `elo_vs_baseline` with `_ci` = half the width of the 95% interval
+//!   (`inf` when unbounded), and `baseline` (the baseline's engine spec), in evaluation rows.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// The header row of metrics.csv.
+pub const COLUMNS: [&str; 20] = [
+    "time_s",
+    "step",
+    "games",
+    "positions",
+    "loss_total",
+    "loss_policy",
+    "loss_value",
+    "loss_moves_left",
+    "loss_material",
+    "policy_entropy",
+    "game_length",
+    "resign_rate",
+    "false_resign_rate",
+    "selfplay_positions_per_s",
+    "train_steps_per_s",
+    "elo_vs_previous",
+    "elo_vs_previous_ci",
+    "elo_vs_baseline",
+    "elo_vs_baseline_ci",
+    "baseline",
+];
+
+/// One row; `None` cells are written empty.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    pub time_s: f64,
+    pub step: u64,
+    pub games: u64,
+    pub positions: u64,
+    pub loss_total: Option<f64>,
+    pub loss_policy: Option<f64>,
+    pub loss_value: Option<f64>,
+    pub loss_moves_left: Option<f64>,
+    pub loss_material: Option<f64>,
+    pub policy_entropy: Option<f64>,
+    pub game_length: Option<f64>,
+    pub resign_rate: Option<f64>,
+    pub false_resign_rate: Option<f64>,
+    pub selfplay_positions_per_s: Option<f64>,
+    pub train_steps_per_s: Option<f64>,
+    pub elo_vs_previous: Option<f64>,
+    pub elo_vs_previous_ci: Option<f64>,
+    pub elo_vs_baseline: Option<f64>,
+    pub elo_vs_baseline_ci: Option<f64>,
+    pub baseline: Option<String>,
+}
+
+fn num(x: Option<f64>) -> String {
+    match x {
+        None => String::new(),
+        Some(v) if v.is_nan() => String::new(),
+        Some(v) if v == f64::INFINITY => "inf".into(),
+        Some(v) if v == f64::NEG_INFINITY => "-inf".into(),
+        Some(v) => {
+            let s = format!("{v:.6}");
+            let s = s.trim_end_matches('0').trim_end_matches('.');
+            if s.is_empty() || s == "-0" {
+                "0".into()
+            } else {
+                s.to_string()
+            }
+        }
+    }
+}
+
+fn csv_text(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+impl Row {
+    pub fn to_csv(&self) -> String {
+        let cells = [
+            num(Some(self.time_s)),
+            self.step.to_string(),
+            self.games.to_string(),
+            self.positions.to_string(),
+            num(self.loss_total),
+            num(self.loss_policy),
+            num(self.loss_value),
+            num(self.loss_moves_left),
+            num(self.loss_material),
+            num(self.policy_entropy),
+            num(self.game_length),
+            num(self.resign_rate),
+            num(self.false_resign_rate),
+            num(self.selfplay_positions_per_s),
+            num(self.train_steps_per_s),
+            num(self.elo_vs_previous),
+            num(self.elo_vs_previous_ci),
+            num(self.elo_vs_baseline),
+            num(self.elo_vs_baseline_ci),
+            self.baseline.as_deref().map(csv_text).unwrap_or_default(),
+        ];
+        cells.join(",")
+    }
+}
+
+/// metrics.csv, open for appending.
+pub struct MetricsFile {
+    file: File,
+    /// `time_s` of the last row already in the file (a resumed run continues from it).
+    pub last_time_s: f64,
+}
+
+impl MetricsFile {
+    /// Open (or create with its header) `path`. A last line cut short by a kill is removed.
+    pub fn open(path: &Path) -> std::io::Result<MetricsFile> {
+        let mut file = OpenOptions::new().read(true).append(true).create(true).open(path)?;
+        let mut text = String::new();
+        file.read_to_string(&mut text)?;
+        let mut last_time_s = 0.0;
+        if !text.is_empty() && !text.ends_with('\n') {
+            let keep = text.rfind('\n').map_or(0, |i| i + 1);
+            file.set_len(keep as u64)?;
+            file.seek(SeekFrom::End(0))?;
+            text.truncate(keep);
+        }
+        if text.is_empty() {
+            writeln!(file, "{}", COLUMNS.join(","))?;
+            file.flush()?;
+        } else if let Some(last) = text.lines().skip(1).last() {
+            last_time_s = last.split(',').next().and_then(|t| t.parse().ok()).unwrap_or(0.0);
+        }
+        Ok(MetricsFile { file, last_time_s })
+    }
+
+    /// Append one row and flush it.
+    pub fn write(&mut self, row: &Row) -> std::io::Result<()> {
+        self.file.write_all(format!("{}\n", row.to_csv()).as_bytes())?;
+        self.file.flush()
+    }
+}
+
+/// train.log: timestamped lines, flushed one by one.
+pub struct Log {
+    file: Option<File>,
+}
+
+impl Log {
+    pub fn open(path: &Path) -> std::io::Result<Log> {
+        Ok(Log { file: Some(OpenOptions::new().append(true).create(true).open(path)?) })
+    }
+    /// A log that writes nowhere (tests).
+    pub fn none() -> Log {
+        Log { file: None }
+    }
+    pub fn line(&mut self, text: &str) {
+        if let Some(f) = &mut self.file {
+            let _ = writeln!(f, "{} {text}", nn::checkpoint::utc_now());
+            let _ = f.flush();
+        }
+    }
+}
+
+/// Sums since the last row.
+#[derive(Clone, Debug, Default)]
+pub struct Accumulator {
+    pub steps: u64,
+    pub loss_total: f64,
+    pub loss_policy: f64,
+    pub loss_value: f64,
+    pub loss_moves_left: f64,
+    pub loss_material: f64,
+    /// Steps whose batch had a policy target (the policy loss is averaged over these).
+    pub policy_steps: u64,
+    pub entropy_sum: f64,
+    pub entropy_n: u64,
+    pub games: u64,
+    pub game_plies: u64,
+    pub resigned: u64,
+    pub would_resign: u64,
+    pub false_resign: u64,
+    pub positions: u64,
+}
+
+impl Accumulator {
+    /// Fill the measured columns of `row` from these sums over `seconds` of wall-clock time.
+    pub fn fill(&self, row: &mut Row, seconds: f64) {
+        let per = |x: f64, n: u64| (n > 0).then(|| x / n as f64);
+        row.loss_total = per(self.loss_total, self.steps);
+        row.loss_policy = per(self.loss_policy, self.policy_steps);
+        row.loss_value = per(self.loss_value, self.steps);
+        row.loss_moves_left = per(self.loss_moves_left, self.steps);
+        row.loss_material = per(self.loss_material, self.steps);
+        row.policy_entropy = per(self.entropy_sum, self.entropy_n);
+        row.game_length = per(self.game_plies as f64, self.games);
+        row.resign_rate = per(self.resigned as f64, self.games);
+        row.false_resign_rate = per(self.false_resign as f64, self.would_resign);
+        if seconds > 0.0 {
+            row.selfplay_positions_per_s = Some(self.positions as f64 / seconds);
+            row.train_steps_per_s = Some(self.steps as f64 / seconds);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_have_every_column_and_a_cut_line_is_dropped() {
+        let row = Row { time_s: 1.5, step: 3, baseline: Some("a,b".into()), ..Row::default() };
+        let csv = row.to_csv();
+        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\"");
+        let dir = std::env::temp_dir().join(format!("tenjiku-metrics-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("m.csv");
+        let _ = std::fs::remove_file(&p);
+        let mut m = MetricsFile::open(&p).unwrap();
+        m.write(&row).unwrap();
+        drop(m);
+        let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"9.5,4,1").unwrap();
+        drop(f);
+        let m = MetricsFile::open(&p).unwrap();
+        assert_eq!(m.last_time_s, 1.5);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(text, format!("{}\n{csv}\n", COLUMNS.join(",")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,514 @@
+//! Self-play games on disk and the replay buffer that training samples from.
+//!
+//! # Game files (`RUN/games/game-NNNNNNNNN-pPPPP.bin`)
+//!
+//! One finished game per file, written atomically (a temporary file in the same directory,
+//! synced, then renamed), named by its game number and ply count (so the totals of a run come
+//! from the directory listing alone). All integers little-endian; `str8`/`str16` are a `u8`/`u16`
+//! byte length followed by UTF-8.
+//!
+//! | field | content |
+//! |---|---|
+//! | 8 | magic `TNJKGAME` |
+//! | u32 | format version ([`FORMAT_VERSION`]) |
+//! | str16 | rules tag (`standard`, `house`, `hachu` or a rules file path) |
+//! | str16 | start position (FEN) |
+//! | u64, u64 | the game's seed; the training step of the network that played it |
+//! | u8, u8 | result (0 Black won, 1 White won, 2 draw); termination ([`termination_code`]) |
+//! | u8 | flags: 1 = resignation off (a playout game); 2 / 4 = Black / White would have resigned there (first time the resignation rule fired); 8 = that resignation would have been wrong (the side did not lose) |
+//! | u32 | plies `N` |
+//! | N × ply | str8 move (CECP text); u8 flags (1 = policy target); f32 root value for the side to move; if a policy target: u16 count `K`, then K × (u32 policy index, u16 probability × 65535) |
+//! | u64 | XXH64 (seed 0) of every byte before it |
+//!
+//! Reading checks the magic, version, checksum and every move's legality; a file that fails any
+//! check is skipped with a warning (never a panic). Positions are rebuilt by replaying the moves,
+//! so the history features (repetitions, ply) come free.
+//!
+//! # Training targets (per position, from the side to move's point of view)
+//! policy: the search target (policy-target plies only); value: the game result as W/D/L;
+//! moves-left: plies from this position to the end; material: the final plain-material balance
+//! ([`crate::arena::material_cp`], in centipawns; the learner divides by `material_scale`).
+
+use crate::arena::material_cp;
+use engine::game::{DrawReason, Game, Outcome, WinReason};
+use engine::{notation, Color, MoveTable, Position};
+use nn::checksum::xxh64;
+use nn::encoding::{encode, HistoryFeatures, INPUT_SIZE};
+use nn::train::TrainBatch;
+use rand::Rng;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// First bytes of every game file.
+pub const MAGIC: &[u8; 8] = b"TNJKGAME";
+/// Version of the game file layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One played ply as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyRecord {
+    /// The move, CECP text.
+    pub mv: String,
+    /// Root value of the search for the side to move.
+    pub value: f32,
+    /// Sparse policy target `(policy index, probability × 65535)`; empty when this ply is not a
+    /// policy target (a cheap search).
+    pub policy: Vec<(u32, u16)>,
+    /// Whether this ply is a policy target.
+    pub is_policy_target: bool,
+}
+
+/// A finished self-play game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameFile {
+    pub rules: String,
+    pub start_fen: String,
+    pub seed: u64,
+    pub net_step: u64,
+    pub outcome: Outcome,
+    /// Resignation was off for this game (played out to measure false resignations).
+    pub resign_off: bool,
+    /// The side that would have resigned (only recorded when resignation was off).
+    pub would_resign: Option<Color>,
+    pub plies: Vec<PlyRecord>,
+}
+
+/// Termination codes of the file format.
+pub fn termination_code(o: Outcome) -> u8 {
+    match o {
+        Outcome::Win { reason, .. } => match reason {
+            WinReason::RoyalCaptured => 0,
+            WinReason::NoLegalMoves => 1,
+            WinReason::Repetition => 2,
+            WinReason::Resignation => 3,
+            WinReason::Adjudication => 4,
+        },
+        Outcome::Draw(r) => match r {
+            DrawReason::Repetition => 10,
+            DrawReason::PlyCap => 11,
+            DrawReason::NoCapture => 12,
+            DrawReason::BothRoyalsLost => 13,
+            DrawReason::Agreement => 14,
+        },
+    }
+}
+
+fn outcome_from(result: u8, code: u8) -> Option<Outcome> {
+    let winner = match result {
+        0 => Some(Color::Black),
+        1 => Some(Color::White),
+        2 => None,
+        _ => return None,
+    };
+    Some(match (winner, code) {
+        (Some(winner), c) => Outcome::Win {
+            winner,
+            reason: match c {
+                0 => WinReason::RoyalCaptured,
+                1 => WinReason::NoLegalMoves,
+                2 => WinReason::Repetition,
+                3 => WinReason::Resignation,
+                4 => WinReason::Adjudication,
+                _ => return None,
+            },
+        },
+        (None, c) => Outcome::Draw(match c {
+            10 => DrawReason::Repetition,
+            11 => DrawReason::PlyCap,
+            12 => DrawReason::NoCapture,
+            13 => DrawReason::BothRoyalsLost,
+            14 => DrawReason::Agreement,
+            _ => return None,
+        }),
+    })
+}
+
+impl GameFile {
+    /// Whether the recorded would-be resignation was wrong (the side did not lose).
+    pub fn false_resign(&self) -> Option<bool> {
+        self.would_resign.map(|c| self.outcome.winner() != Some(c.other()))
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(64 + self.plies.len() * 16);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        put_str16(&mut b, &self.rules);
+        put_str16(&mut b, &self.start_fen);
+        b.extend_from_slice(&self.seed.to_le_bytes());
+        b.extend_from_slice(&self.net_step.to_le_bytes());
+        b.push(match self.outcome.winner() {
+            Some(Color::Black) => 0,
+            Some(Color::White) => 1,
+            None => 2,
+        });
+        b.push(termination_code(self.outcome));
+        let mut flags = self.resign_off as u8;
+        match self.would_resign {
+            Some(Color::Black) => flags |= 2,
+            Some(Color::White) => flags |= 4,
+            None => {}
+        }
+        if self.false_resign() == Some(true) {
+            flags |= 8;
+        }
+        b.push(flags);
+        b.extend_from_slice(&(self.plies.len() as u32).to_le_bytes());
+        for p in &self.plies {
+            let mv = p.mv.as_bytes();
+            b.push(mv.len() as u8);
+            b.extend_from_slice(mv);
+            b.push(p.is_policy_target as u8);
+            b.extend_from_slice(&p.value.to_le_bytes());
+            if p.is_policy_target {
+                let n = p.policy.len().min(u16::MAX as usize);
+                b.extend_from_slice(&(n as u16).to_le_bytes());
+                for &(i, q) in &p.policy[..n] {
+                    b.extend_from_slice(&i.to_le_bytes());
+                    b.extend_from_slice(&q.to_le_bytes());
+                }
+            }
+        }
+        let sum = xxh64(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Parse a file's bytes (format checks only; [`GameFile::samples`] checks the moves).
+    pub fn from_bytes(bytes: &[u8]) -> Result<GameFile, String> {
+        if bytes.len() < MAGIC.len() + 4 + 8 || &bytes[..8] != MAGIC {
+            return Err("not a game file (bad magic or too short)".into());
+        }
+        let (body, tail) = bytes.split_at(bytes.len() - 8);
+        let sum = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
+        let mut r = Reader { b: body, at: 8 };
+        let version = r.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(format!("game file format version {version}, this build reads {FORMAT_VERSION}"));
+        }
+        if xxh64(body) != sum {
+            return Err("checksum mismatch (damaged or truncated)".into());
+        }
+        let rules = r.str16()?;
+        let start_fen = r.str16()?;
+        let seed = r.u64()?;
+        let net_step = r.u64()?;
+        let (result, code, flags) = (r.u8()?, r.u8()?, r.u8()?);
+        let outcome = outcome_from(result, code).ok_or_else(|| format!("bad result {result}/{code}"))?;
+        let n = r.u32()? as usize;
+        let mut plies = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            let len = r.u8()? as usize;
+            let mv = String::from_utf8(r.take(len)?.to_vec()).map_err(|_| "move text is not UTF-8")?;
+            let is_policy_target = r.u8()? & 1 == 1;
+            let value = f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"));
+            let mut policy = Vec::new();
+            if is_policy_target {
+                let k = r.u16()? as usize;
+                policy.reserve(k);
+                for _ in 0..k {
+                    policy.push((r.u32()?, r.u16()?));
+                }
+            }
+            plies.push(PlyRecord { mv, value, policy, is_policy_target });
+        }
+        if r.at != body.len() {
+            return Err("trailing bytes".into());
+        }
+        let would_resign = match flags & 6 {
+            0 => None,
+            2 => Some(Color::Black),
+            4 => Some(Color::White),
+            _ => return Err(format!("bad flags {flags}")),
+        };
+        Ok(GameFile { rules, start_fen, seed, net_step, outcome, resign_off: flags & 1 != 0, would_resign, plies })
+    }
+
+    /// Replay the game and turn every ply into a training sample (checking every move).
+    pub fn samples(&self, table: &Arc<MoveTable>) -> Result<Vec<Sample>, String> {
+        let start = Position::from_fen(&self.start_fen).map_err(|e| format!("start FEN: {e}"))?;
+        let mut game = Game::new(table.clone(), start);
+        let mut out = Vec::with_capacity(self.plies.len());
+        for (i, p) in self.plies.iter().enumerate() {
+            let legal = game.legal_moves();
+            let m = notation::parse_cecp_in(game.position(), &legal, &p.mv)
+                .map_err(|e| format!("ply {}: move '{}': {e}", i + 1, p.mv))?;
+            out.push(Sample {
+                pos: *game.position(),
+                repetitions: game.repetitions() as u32,
+                ply: game.ply_count() as u32,
+                policy: p.policy.clone().into_boxed_slice(),
+                result: 1,
+                moves_left: 0,
+                material: 0,
+            });
+            game.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
+        }
+        let end = game.plies().len() as u32;
+        let final_material = material_cp(game.position());
+        for s in out.iter_mut() {
+            let us = s.pos.side_to_move();
+            s.result = match self.outcome.winner() {
+                Some(w) if w == us => 0,
+                Some(_) => 2,
+                None => 1,
+            };
+            s.moves_left = end - s.ply;
+            s.material = if us == Color::Black { final_material } else { -final_material };
+        }
+        Ok(out)
+    }
+
+    /// Write to `dir/game-NNNNNNNNN-pPPPP.bin` atomically; returns the path.
+    pub fn write(&self, dir: &Path, index: u64) -> std::io::Result<PathBuf> {
+        let name = game_file_name(index, self.plies.len());
+        let path = dir.join(&name);
+        let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+        let result = (|| {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&self.to_bytes())?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, &path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.map(|_| path)
+    }
+}
+
+/// File name of game `index` with `plies` plies.
+pub fn game_file_name(index: u64, plies: usize) -> String {
+    format!("game-{index:09}-p{plies:04}.bin")
+}
+
+/// `(index, plies)` from a game file name, `None` for any other file.
+pub fn parse_game_file_name(name: &str) -> Option<(u64, u64)> {
+    let rest = name.strip_prefix("game-")?.strip_suffix(".bin")?;
+    let (i, p) = rest.split_once("-p")?;
+    Some((i.parse().ok()?, p.parse().ok()?))
+}
+
+/// The game files of a directory, sorted by game number: `(index, plies, path)`.
+pub fn list_games(dir: &Path) -> std::io::Result<Vec<(u64, u64, PathBuf)>> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        if let Some((i, p)) = e.file_name().to_str().and_then(parse_game_file_name) {
+            v.push((i, p, e.path()));
+        }
+    }
+    v.sort();
+    Ok(v)
+}
+
+fn put_str16(b: &mut Vec<u8>, s: &str) {
+    let s = &s.as_bytes()[..s.len().min(u16::MAX as usize)];
+    b.extend_from_slice(&(s.len() as u16).to_le_bytes());
+    b.extend_from_slice(s);
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let s = self.b.get(self.at..self.at + n).ok_or("truncated")?;
+        self.at += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, String> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn str16(&mut self) -> Result<String, String> {
+        let n = self.u16()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| "text is not UTF-8".into())
+    }
+}
+
+/// One training position with its targets, kept decoded in memory: ~0.5 KB, plus 8 bytes per
+/// policy entry (a full search's target covers every legal move: ~1–2 KB more).
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub pos: Position,
+    pub repetitions: u32,
+    pub ply: u32,
+    /// Sparse policy target (index, probability × 65535); empty = not a policy target.
+    pub policy: Box<[(u32, u16)]>,
+    /// Game result for the side to move: 0 win, 1 draw, 2 loss.
+    pub result: u8,
+    /// Plies from this position to the end of the game.
+    pub moves_left: u32,
+    /// Final plain-material balance for the side to move, centipawns.
+    pub material: i32,
+}
+
+/// The newest `window` positions of the run, sampled uniformly for training.
+pub struct ReplayBuffer {
+    samples: VecDeque<Sample>,
+    window: usize,
+}
+
+impl ReplayBuffer {
+    pub fn new(window: usize) -> ReplayBuffer {
+        ReplayBuffer { samples: VecDeque::with_capacity(window.min(1 << 20)), window }
+    }
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+    /// Add a game's positions (the oldest positions beyond the window are dropped).
+    pub fn push_game(&mut self, samples: Vec<Sample>) {
+        for s in samples {
+            if self.samples.len() == self.window {
+                self.samples.pop_front();
+            }
+            self.samples.push_back(s);
+        }
+    }
+    /// Put older games' positions in front (loading a run's files newest first).
+    pub fn push_older(&mut self, samples: Vec<Sample>) {
+        for s in samples.into_iter().rev() {
+            if self.samples.len() == self.window {
+                return;
+            }
+            self.samples.push_front(s);
+        }
+    }
+    pub fn is_full(&self) -> bool {
+        self.samples.len() >= self.window
+    }
+
+    /// Fill `batch` with `size` positions drawn uniformly (with replacement).
+    pub fn sample_batch<R: Rng>(&self, rng: &mut R, size: usize, table: &MoveTable, scale: f32, batch: &mut Batch) {
+        assert!(!self.samples.is_empty(), "sampling from an empty buffer");
+        batch.clear();
+        batch.inputs.resize(size * INPUT_SIZE, 0.0);
+        for i in 0..size {
+            let s = &self.samples[rng.gen_range(0..self.samples.len())];
+            let hist = HistoryFeatures { repetitions: s.repetitions, ply: s.ply };
+            encode(&s.pos, table, &hist, &mut batch.inputs[i * INPUT_SIZE..(i + 1) * INPUT_SIZE]);
+            let total: u32 = s.policy.iter().map(|&(_, q)| q as u32).sum();
+            if total > 0 {
+                batch.policy_positions += 1;
+                for &(idx, q) in s.policy.iter() {
+                    batch.policy_indices.push(idx);
+                    batch.policy_probs.push(q as f32 / total as f32);
+                }
+            }
+            batch.policy_offsets.push(batch.policy_indices.len());
+            let mut wdl = [0.0; 3];
+            wdl[s.result as usize] = 1.0;
+            batch.wdl.push(wdl);
+            batch.moves_left.push(s.moves_left as f32);
+            batch.material.push(s.material as f32 / scale);
+        }
+        batch.size = size;
+    }
+}
+
+/// Buffers of one training batch (reused from step to step).
+#[derive(Default)]
+pub struct Batch {
+    pub size: usize,
+    pub inputs: Vec<f32>,
+    pub policy_indices: Vec<u32>,
+    pub policy_probs: Vec<f32>,
+    pub policy_offsets: Vec<usize>,
+    pub wdl: Vec<[f32; 3]>,
+    pub moves_left: Vec<f32>,
+    pub material: Vec<f32>,
+    /// Positions of the batch that have a policy target.
+    pub policy_positions: usize,
+}
+
+impl Batch {
+    fn clear(&mut self) {
+        self.size = 0;
+        self.policy_indices.clear();
+        self.policy_probs.clear();
+        self.policy_offsets.clear();
+        self.policy_offsets.push(0);
+        self.wdl.clear();
+        self.moves_left.clear();
+        self.material.clear();
+        self.policy_positions = 0;
+    }
+    pub fn as_train_batch(&self) -> TrainBatch<'_> {
+        TrainBatch {
+            size: self.size,
+            inputs: &self.inputs[..self.size * INPUT_SIZE],
+            policy_indices: &self.policy_indices,
+            policy_probs: &self.policy_probs,
+            policy_offsets: &self.policy_offsets,
+            wdl: &self.wdl,
+            moves_left: &self.moves_left,
+            material: &self.material,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Rules;
+
+    #[test]
+    fn game_file_round_trip_and_damage_is_an_error() {
+        let table = Arc::new(MoveTable::new(&Rules::standard()));
+        let mut game = Game::new(table.clone(), Position::start());
+        let mut plies = Vec::new();
+        for k in 0..6 {
+            let legal = game.legal_moves();
+            let m = legal[k * 7 % legal.len()];
+            let side = game.side_to_move();
+            let idx = nn::policy::move_index(m, side).unwrap() as u32;
+            plies.push(PlyRecord {
+                mv: notation::to_cecp(m),
+                value: 0.25 - k as f32 * 0.1,
+                policy: if k % 2 == 0 { vec![(idx, 40000), (0, 25535)] } else { vec![] },
+                is_policy_target: k % 2 == 0,
+            });
+            game.play(m).unwrap();
+        }
+        let g = GameFile {
+            rules: "standard".into(),
+            start_fen: Position::start().to_fen(),
+            seed: 7,
+            net_step: 3,
+            outcome: Outcome::Win { winner: Color::White, reason: WinReason::Resignation },
+            resign_off: false,
+            would_resign: None,
+            plies,
+        };
+        let bytes = g.to_bytes();
+        assert_eq!(GameFile::from_bytes(&bytes).unwrap(), g);
+        let s = g.samples(&table).unwrap();
+        assert_eq!(s.len(), 6);
+        assert_eq!((s[0].result, s[1].result, s[0].moves_left, s[5].moves_left), (2, 0, 6, 1));
+        assert_eq!(s[2].ply, 2);
+        // Truncation and a flipped byte are errors, not panics.
+        assert!(GameFile::from_bytes(&bytes[..bytes.len() - 3]).is_err());
+        let mut bad = bytes.clone();
+        bad[40] ^= 1;
+        assert!(GameFile::from_bytes(&bad).unwrap_err().contains("checksum"));
+        assert!(GameFile::from_bytes(b"junk").is_err());
+        assert_eq!(parse_game_file_name(&game_file_name(12, 345)), Some((12, 345)));
+    }
+}

@@ -1,0 +1,493 @@
+//! The self-play training loop (`tenjiku train`): one process alternates self-play rounds and
+//! training steps on one machine.
+//!
+//! # Schedule
+//! Training waits until the replay buffer holds `min_positions`; from then on, a training step
+//! is taken whenever the steps so far are fewer than `train_steps_per_1000_positions` per 1000
+//! self-play positions so far (games on disk), else a self-play round (one move in every game) is
+//! played. Both are counted, not timed, so a run repeats from the same seed.
+//!
+//! # Run directory
+//! `config.toml` (the config the run started with, network config included), `games/` (one file
+//! per finished game, `replay.rs`), `checkpoints/` (`learner.rs`), `metrics.csv` and `train.log`
+//! (`metrics.rs`), `eval/` (records of evaluation games). Every file is written atomically or
+//! appended line by line, so a run killed at any instant (even `kill -9`) loses only the games in
+//! progress and the steps since the last checkpoint; the same command resumes it: weights,
+//! optimiser state and step from `checkpoints/latest`, the newest `window_positions` positions
+//! from `games/`. SIGINT (Ctrl-C) stops after the current round or step with a checkpoint (a
+//! second Ctrl-C kills at once).
+//!
+//! # Evaluation
+//! Every `eval_every_checkpoints` checkpoints, the new network (MCTS at `eval_visits`) plays
+//! `eval_games` arena games against the previously evaluated checkpoint and against
+//! `eval_baseline`; Elo and its 95% interval go into metrics.csv, the games into `eval/`.
+
+use crate::arena::{self, Adjudication, ArenaConfig, ArenaReport};
+use crate::config::RunConfig;
+use crate::learner::{self, checkpoint_name, find_latest, is_evaluated, prune, Learner};
+use crate::metrics::{Accumulator, Log, MetricsFile, Row};
+use crate::replay::{list_games, GameFile, ReplayBuffer};
+use crate::selfplay::{mix, SelfPlay, SelfPlayConfig};
+use engine::game::{Outcome, WinReason};
+use engine::player::EngineSpec;
+use engine::{record, MoveTable, Rules};
+use indicatif::{ProgressBar, ProgressStyle};
+use nn::checkpoint::{self, Checkpoint};
+use nn::search::NetEvaluator;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Random plies from the start position before each pair of evaluation games: few, because a
+/// random ply in Tenjiku often leaves a royal en prise and the game is then decided by the
+/// opening (fair within a colour-swapped pair, but it dilutes the comparison).
+pub const EVAL_OPENING_PLIES: u32 = 2;
+
+/// What the command line gives.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// The run config; `None` = the run directory's own `config.toml`.
+    pub config: Option<PathBuf>,
+    pub run_dir: PathBuf,
+    /// Overrides `backend`.
+    pub backend: Option<String>,
+    /// Overrides `seed` (a new run only: a resumed run keeps its seed).
+    pub seed: Option<u64>,
+    /// Overrides `max_steps`.
+    pub max_steps: Option<u64>,
+    /// Stop after this many minutes of running.
+    pub max_minutes: Option<f64>,
+    /// Show the progress bar (drawn only when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    pub step: u64,
+    pub games: u64,
+    pub positions: u64,
+    pub stop: String,
+    pub resumed_from: Option<u64>,
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_sigint(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    // A second Ctrl-C ends the process at once.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+}
+
+/// Catch SIGINT so the loop can finish with a checkpoint.
+fn install_sigint() {
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
+    }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
+    move |e| format!("cannot write {}: {e}", path.display())
+}
+
+/// Settle the config: a new run's, or the run directory's (checked against `--config`).
+fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool), String> {
+    let recorded_path = opts.run_dir.join("config.toml");
+    let recorded = if recorded_path.exists() { Some(RunConfig::load(&recorded_path).map_err(|e| e.0)?) } else { None };
+    let mut cfg = match (&opts.config, &recorded) {
+        (Some(p), rec) => {
+            let mut c = RunConfig::load(p).map_err(|e| e.0)?;
+            if let Some(s) = opts.seed {
+                c.seed = s;
+            }
+            if let Some(r) = rec {
+                if let Some((field, run, given)) = r.first_difference(&c) {
+                    return Err(format!(
+                        "{} differs from {} in field `{field}` (run: {run}, given: {given}); omit --config to continue the run as it started, or start a new --run-dir",
+                        p.display(),
+                        recorded_path.display()
+                    ));
+                }
+            }
+            c
+        }
+        (None, Some(r)) => {
+            if let Some(s) = opts.seed.filter(|&s| s != r.seed) {
+                return Err(format!(
+                    "--seed {s} differs from the run's seed {} (see {})",
+                    r.seed,
+                    recorded_path.display()
+                ));
+            }
+            r.clone()
+        }
+        (None, None) => {
+            return Err(format!("{} has no config.toml: give --config to start a run there", opts.run_dir.display()))
+        }
+    };
+    if let Some(b) = &opts.backend {
+        cfg.backend = b.clone();
+    }
+    if let Some(m) = opts.max_steps {
+        cfg.max_steps = m;
+    }
+    Ok((cfg, recorded.is_some()))
+}
+
+/// Run (or resume) a training run until a stop condition.
+pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
+    let (cfg, existing) = settle_config(opts)?;
+    let rules = Rules::load(&cfg.rules).map_err(|e| e.0)?;
+    let rules_tag = record::rules_tag(&rules, &cfg.rules);
+    let device = nn::backend::device_by_name(&cfg.backend)?;
+    let run_dir = &opts.run_dir;
+    let (ckpt_dir, games_dir, eval_dir) = (run_dir.join("checkpoints"), run_dir.join("games"), run_dir.join("eval"));
+    for d in [run_dir, &ckpt_dir, &games_dir, &eval_dir] {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+    }
+    if !existing {
+        let p = run_dir.join("config.toml");
+        record::write_file_atomic(&p, &cfg.to_toml()).map_err(io(&p))?;
+    }
+    let log_path = run_dir.join("train.log");
+    let mut log = Log::open(&log_path).map_err(io(&log_path))?;
+    let bar = if opts.progress { ProgressBar::new(cfg.max_steps) } else { ProgressBar::hidden() };
+    let warn = |log: &mut Log, msg: String| {
+        log.line(&format!("warning: {msg}"));
+        bar.println(format!("warning: {msg}"));
+    };
+
+    // The network: the latest checkpoint, or a new random one at step 0.
+    let mut warnings = Vec::new();
+    let found = find_latest(&ckpt_dir, &device, &mut |w| warnings.push(w));
+    for w in warnings {
+        warn(&mut log, w);
+    }
+    let (ckpt, parent, resumed_from) = match found {
+        Some((path, c)) => {
+            let name = path.file_name().and_then(|n| n.to_str()).map(String::from);
+            let step = c.header.step;
+            (c, name, Some(step))
+        }
+        None => {
+            let c = Checkpoint::random(cfg.net(), &rules_tag, cfg.seed, &device);
+            let name = checkpoint_name(0);
+            let p = ckpt_dir.join(&name);
+            checkpoint::save(&p, &c).map_err(|e| e.to_string())?;
+            learner::write_latest(&ckpt_dir, &name).map_err(io(&ckpt_dir))?;
+            (c, Some(name), None)
+        }
+    };
+    if &ckpt.header.network != cfg.net() {
+        return Err("the run's latest checkpoint has a different network shape than its config".into());
+    }
+    if ckpt.header.rules != rules_tag {
+        return Err(format!("the run's checkpoints play rules '{}', the config says '{rules_tag}'", ckpt.header.rules));
+    }
+    let mut learner = Learner::new(ckpt, parent, &device, &cfg, &rules_tag)?;
+    let mut last_ckpt_step = learner.step();
+
+    // The games so far and the replay window (temporary files of a killed run are removed).
+    for e in std::fs::read_dir(&games_dir).into_iter().flatten().flatten() {
+        if e.file_name().to_str().is_some_and(|n| n.starts_with('.') && n.contains(".tmp")) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    let table = Arc::new(MoveTable::new(&rules));
+    let files = list_games(&games_dir).map_err(|e| format!("cannot read {}: {e}", games_dir.display()))?;
+    let mut games_total = files.len() as u64;
+    let mut positions_total: u64 = files.iter().map(|f| f.1).sum();
+    let first_game = files.last().map_or(0, |f| f.0 + 1);
+    let mut buffer = ReplayBuffer::new(cfg.window_positions);
+    for (_, _, path) in files.iter().rev() {
+        if buffer.is_full() {
+            break;
+        }
+        let loaded =
+            std::fs::read(path).map_err(|e| e.to_string()).and_then(|b| GameFile::from_bytes(&b)).and_then(|g| {
+                if g.rules != rules_tag {
+                    return Err(format!("played under rules '{}', not '{rules_tag}'", g.rules));
+                }
+                g.samples(&table)
+            });
+        match loaded {
+            Ok(s) => buffer.push_older(s),
+            Err(e) => warn(&mut log, format!("skipping game file {}: {e}", path.display())),
+        }
+    }
+
+    let sp_cfg = SelfPlayConfig::from_run(&cfg, &rules_tag);
+    let mut selfplay = SelfPlay::new(sp_cfg, table.clone(), first_game, learner.step());
+    let mut evaluator = NetEvaluator::new(learner.network(), &device);
+
+    let metrics_path = run_dir.join("metrics.csv");
+    let mut metrics = MetricsFile::open(&metrics_path).map_err(io(&metrics_path))?;
+    let time_base = metrics.last_time_s;
+    match resumed_from {
+        Some(s) if s > 0 || games_total > 0 => log.line(&format!(
+            "resumed from step {s} ({games_total} games, {positions_total} positions on disk, {} in the buffer); backend {}, seed {}",
+            buffer.len(),
+            cfg.backend,
+            cfg.seed
+        )),
+        _ => log.line(&format!(
+            "started: {} blocks x {} channels, rules {rules_tag}, backend {}, seed {}, {} games at a time, {} visits ({} cheap)",
+            cfg.net().blocks,
+            cfg.net().channels,
+            cfg.backend,
+            cfg.seed,
+            cfg.concurrent_games,
+            cfg.visits,
+            cfg.cheap_visits
+        )),
+    }
+
+    install_sigint();
+    bar.set_style(
+        ProgressStyle::with_template(if cfg.max_steps > 0 {
+            "{bar:20} {pos}/{len} steps [{elapsed_precise} < {eta}] {msg}"
+        } else {
+            "{spinner} {pos} steps [{elapsed_precise}] {msg}"
+        })
+        .expect("a valid template"),
+    );
+    bar.set_position(learner.step());
+
+    let start = Instant::now();
+    let mut acc = Accumulator::default();
+    let mut row_time = Instant::now();
+    let mut cumulative = Accumulator::default();
+    let mut last_loss: Option<f64> = None;
+    // Busy time of each side (for speed figures in the log).
+    let (mut selfplay_time, mut train_time, mut session_steps) = (0.0f64, 0.0f64, 0u64);
+    let stop = loop {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            break "interrupted (SIGINT)".to_string();
+        }
+        if cfg.max_steps > 0 && learner.step() >= cfg.max_steps {
+            break format!("max_steps {} reached", cfg.max_steps);
+        }
+        if opts.max_minutes.is_some_and(|m| start.elapsed().as_secs_f64() >= m * 60.0) {
+            break "--max-minutes reached".to_string();
+        }
+        let due = (positions_total as f64 * cfg.train_steps_per_1000_positions / 1000.0) as u64;
+        if buffer.len() >= cfg.min_positions && learner.step() < due {
+            let t = Instant::now();
+            let l = learner.train_step(&buffer, &table);
+            train_time += t.elapsed().as_secs_f64();
+            session_steps += 1;
+            acc.steps += 1;
+            acc.loss_total += l.losses.total as f64;
+            acc.loss_value += l.losses.value as f64;
+            acc.loss_moves_left += l.losses.moves_left as f64;
+            acc.loss_material += l.losses.material as f64;
+            if let Some(p) = l.policy {
+                acc.loss_policy += p as f64;
+                acc.policy_steps += 1;
+            }
+            last_loss = Some(l.losses.total as f64);
+            let step = learner.step();
+            if step.is_multiple_of(cfg.report_every_steps) {
+                let mut row = Row {
+                    time_s: time_base + start.elapsed().as_secs_f64(),
+                    step,
+                    games: games_total,
+                    positions: positions_total,
+                    ..Row::default()
+                };
+                acc.fill(&mut row, row_time.elapsed().as_secs_f64());
+                metrics.write(&row).map_err(io(&metrics_path))?;
+                log.line(&report_line(&row, &cumulative));
+                acc = Accumulator::default();
+                row_time = Instant::now();
+            }
+            if step.is_multiple_of(cfg.checkpoint_every_steps) {
+                let path = learner.save(&ckpt_dir)?;
+                last_ckpt_step = step;
+                prune(&ckpt_dir, cfg.keep_checkpoints, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints);
+                evaluator.set_network(learner.network());
+                selfplay.net_step = step;
+                log.line(&format!("checkpoint {}", path.display()));
+                if is_evaluated(step, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints) {
+                    bar.set_message(format!("evaluating step {step}..."));
+                    let mut row = evaluate(&cfg, &ckpt_dir, &eval_dir, step, &rules, &rules_tag, &mut log);
+                    row.time_s = time_base + start.elapsed().as_secs_f64();
+                    row.games = games_total;
+                    row.positions = positions_total;
+                    metrics.write(&row).map_err(io(&metrics_path))?;
+                }
+            }
+        } else {
+            let t = Instant::now();
+            let (finished, st) = selfplay.round(&mut evaluator);
+            selfplay_time += t.elapsed().as_secs_f64();
+            acc.positions += st.positions;
+            cumulative.positions += st.positions;
+            acc.entropy_sum += st.entropy_sum;
+            acc.entropy_n += st.positions;
+            for f in finished {
+                let n = f.file.plies.len() as u64;
+                f.file.write(&games_dir, f.index).map_err(io(&games_dir))?;
+                games_total += 1;
+                positions_total += n;
+                for a in [&mut acc, &mut cumulative] {
+                    a.games += 1;
+                    a.game_plies += n;
+                    a.resigned += matches!(f.file.outcome, Outcome::Win { reason: WinReason::Resignation, .. }) as u64;
+                    if let Some(wrong) = f.file.false_resign() {
+                        a.would_resign += 1;
+                        a.false_resign += wrong as u64;
+                    }
+                }
+                match f.file.samples(&table) {
+                    Ok(s) => buffer.push_game(s),
+                    Err(e) => warn(&mut log, format!("self-play game {} does not replay: {e}", f.index)),
+                }
+            }
+        }
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        bar.set_position(learner.step());
+        bar.set_message(format!(
+            "games {games_total} positions {positions_total} (buffer {}) loss {} | {:.1} pos/s",
+            buffer.len(),
+            last_loss.map_or("-".into(), |l| format!("{l:.3}")),
+            cumulative.positions as f64 / secs
+        ));
+    };
+    bar.finish_and_clear();
+    if learner.step() > last_ckpt_step {
+        let path = learner.save(&ckpt_dir)?;
+        prune(&ckpt_dir, cfg.keep_checkpoints, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints);
+        log.line(&format!("checkpoint {}", path.display()));
+    }
+    if acc.steps > 0 || acc.games > 0 {
+        let mut row = Row {
+            time_s: time_base + start.elapsed().as_secs_f64(),
+            step: learner.step(),
+            games: games_total,
+            positions: positions_total,
+            ..Row::default()
+        };
+        acc.fill(&mut row, row_time.elapsed().as_secs_f64());
+        metrics.write(&row).map_err(io(&metrics_path))?;
+    }
+    let fr = if cumulative.would_resign > 0 {
+        format!("{}/{}", cumulative.false_resign, cumulative.would_resign)
+    } else {
+        "none measured".into()
+    };
+    let rate = |n: u64, t: f64| if t > 0.0 { format!("{:.2}", n as f64 / t) } else { "-".into() };
+    log.line(&format!(
+        "stopped: {stop}; step {}, {games_total} games, {positions_total} positions; this session: {:.0} s, {} games, \
+         false resignations {fr}; self-play {} positions in {selfplay_time:.0} s ({} positions/s while playing), \
+         training {session_steps} steps in {train_time:.0} s ({} steps/s while training)",
+        learner.step(),
+        start.elapsed().as_secs_f64(),
+        cumulative.games,
+        cumulative.positions,
+        rate(cumulative.positions, selfplay_time),
+        rate(session_steps, train_time),
+    ));
+    Ok(RunSummary { step: learner.step(), games: games_total, positions: positions_total, stop, resumed_from })
+}
+
+fn report_line(row: &Row, cum: &Accumulator) -> String {
+    let f = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.3}"));
+    let fr = if cum.would_resign > 0 {
+        format!(" false-resign {}/{}", cum.false_resign, cum.would_resign)
+    } else {
+        String::new()
+    };
+    format!(
+        "step {}: loss {} (policy {} value {} moves-left {} material {}) entropy {} | games {} positions {} length {} resign {}{fr} | {} pos/s {} steps/s",
+        row.step,
+        f(row.loss_total),
+        f(row.loss_policy),
+        f(row.loss_value),
+        f(row.loss_moves_left),
+        f(row.loss_material),
+        f(row.policy_entropy),
+        row.games,
+        row.positions,
+        f(row.game_length),
+        f(row.resign_rate),
+        f(row.selfplay_positions_per_s),
+        f(row.train_steps_per_s),
+    )
+}
+
+/// Elo and half the width of its 95% interval.
+fn elo_of(r: &ArenaReport) -> (Option<f64>, Option<f64>) {
+    (r.total.elo(), r.total.elo_ci95().map(|(lo, hi)| (hi - lo) / 2.0))
+}
+
+/// Rate the checkpoint at `step` against the previous evaluated one and the baseline.
+fn evaluate(
+    cfg: &RunConfig,
+    ckpt_dir: &Path,
+    eval_dir: &Path,
+    step: u64,
+    rules: &Rules,
+    rules_tag: &str,
+    log: &mut Log,
+) -> Row {
+    let backend = if cfg.backend == "default" { String::new() } else { format!(",backend={}", cfg.backend) };
+    let mcts = |s: u64| {
+        format!("mcts:checkpoint={},visits={}{backend}", ckpt_dir.join(checkpoint_name(s)).display(), cfg.eval_visits)
+    };
+    let prev = step.checked_sub(cfg.checkpoint_every_steps * cfg.eval_every_checkpoints);
+    let mut row = Row { step, baseline: Some(cfg.eval_baseline.clone()), ..Row::default() };
+    let mut play = |b: String, name: &str| -> Option<ArenaReport> {
+        let a = EngineSpec::parse(&mcts(step)).map_err(|e| e.to_string());
+        let b = EngineSpec::parse(&b).map_err(|e| e.to_string());
+        let (a, b) = match (a, b) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(e), _) | (_, Err(e)) => {
+                log.line(&format!("warning: evaluation of step {step} vs {name}: {e}"));
+                return None;
+            }
+        };
+        let ac = ArenaConfig {
+            a,
+            b,
+            rules: rules.clone(),
+            rules_tag: rules_tag.to_string(),
+            games: cfg.eval_games,
+            opening_plies: EVAL_OPENING_PLIES,
+            opening_fens: Vec::new(),
+            concurrency: 1,
+            seed: mix(cfg.seed ^ 0xE7A1, step),
+            adjudication: Adjudication {
+                material: (cfg.eval_adjudicate_cp > 0).then_some((cfg.eval_adjudicate_cp, cfg.eval_adjudicate_plies)),
+                max_plies: cfg.eval_max_plies,
+            },
+            sprt: None,
+            pgn: Some(eval_dir.join(format!("step-{step:09}-vs-{name}.pgn"))),
+            progress: false,
+        };
+        match arena::run(&ac, Arc::new(crate::make_player)) {
+            Ok(r) => {
+                log.line(&format!("evaluation step {step} vs {name} ({}): {}", ac.b, r.brief()));
+                Some(r)
+            }
+            Err(e) => {
+                log.line(&format!("warning: evaluation of step {step} vs {name}: {e}"));
+                None
+            }
+        }
+    };
+    if let Some(p) = prev.filter(|&p| ckpt_dir.join(checkpoint_name(p)).exists()) {
+        if let Some(r) = play(mcts(p), "previous") {
+            (row.elo_vs_previous, row.elo_vs_previous_ci) = elo_of(&r);
+        }
+    }
+    if let Some(r) = play(cfg.eval_baseline.clone(), "baseline") {
+        (row.elo_vs_baseline, row.elo_vs_baseline_ci) = elo_of(&r);
+    }
+    row
+}
