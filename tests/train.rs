@@ -217,3 +217,38 @@ fn the_same_seed_plays_the_same_games() {
         let _ = std::fs::remove_dir_all(run);
     }
 }
+
+#[test]
+fn a_run_carried_over_without_its_games_keeps_training() {
+    // What a fresh clone gets from checkpoints/: the run's config and latest checkpoint, no
+    // replay data. The run refills its buffer and goes on training at the configured ratio.
+    let run = tmpdir("carry-src");
+    ok(&tenjiku(&["train", "--config", TINY, "--run-dir", run.to_str().unwrap(), "--quiet"]));
+    let carried = tmpdir("carry-dst");
+    std::fs::create_dir_all(carried.join("checkpoints")).unwrap();
+    std::fs::copy(run.join("config.toml"), carried.join("config.toml")).unwrap();
+    std::fs::copy(run.join("metrics.csv"), carried.join("metrics.csv")).unwrap();
+    let name = "step-000000030.ckpt";
+    std::fs::copy(run.join("checkpoints").join(name), carried.join("checkpoints").join(name)).unwrap();
+    std::fs::write(carried.join("checkpoints/latest"), format!("{name}\n")).unwrap();
+
+    let o = tenjiku(&["train", "--run-dir", carried.to_str().unwrap(), "--max-steps", "40", "--quiet"]);
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("step 40,"), "{}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(latest_step(&carried), Some(40));
+    let steps = metric_steps(&carried);
+    assert!(steps.windows(2).all(|w| w[0] <= w[1]) && *steps.last().unwrap() == 40, "{steps:?}");
+    assert!(read(&carried.join("train.log")).contains("counted as played"));
+
+    // The charts of the run.
+    let o = tenjiku(&["plot", carried.to_str().unwrap()]);
+    ok(&o);
+    for f in ["losses.png", "entropy.png", "game_length.png"] {
+        let bytes = std::fs::read(carried.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert_eq!(&bytes[1..4], b"PNG");
+    }
+    let o = tenjiku(&["plot", tmpdir("carry-none").to_str().unwrap()]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("cannot read metrics"));
+    std::fs::remove_dir_all(&run).unwrap();
+    std::fs::remove_dir_all(&carried).unwrap();
+}

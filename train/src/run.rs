@@ -221,6 +221,20 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
         }
     }
 
+    // A run carried over without its games (its checkpoint and config copied into a fresh run
+    // directory, as a clone of the repository gets them from checkpoints/) keeps its schedule:
+    // the positions its steps stand for count as played, so training resumes at the configured
+    // ratio once `min_positions` new ones are in the buffer, instead of waiting for the
+    // position count to catch up with the step count.
+    let implied = (learner.step() as f64 * 1000.0 / cfg.train_steps_per_1000_positions.max(1e-9)).ceil() as u64;
+    let carried = implied.saturating_sub(positions_total);
+    if carried > 0 {
+        log.line(&format!(
+            "step {} stands for {implied} positions, {positions_total} are on disk: {carried} counted as played",
+            learner.step()
+        ));
+    }
+
     let sp_cfg = SelfPlayConfig::from_run(&cfg, &rules_tag);
     let mut selfplay = SelfPlay::new(sp_cfg, table.clone(), first_game, learner.step());
     let mut evaluator = NetEvaluator::new(learner.network(), &device);
@@ -275,7 +289,7 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
         if opts.max_minutes.is_some_and(|m| start.elapsed().as_secs_f64() >= m * 60.0) {
             break "--max-minutes reached".to_string();
         }
-        let due = (positions_total as f64 * cfg.train_steps_per_1000_positions / 1000.0) as u64;
+        let due = ((positions_total + carried) as f64 * cfg.train_steps_per_1000_positions / 1000.0) as u64;
         if buffer.len() >= cfg.min_positions && learner.step() < due {
             let t = Instant::now();
             let l = learner.train_step(&buffer, &table);
