@@ -115,11 +115,15 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
 /// Elo lines: the chained rating (each evaluation's Elo against the previous checkpoint added
 /// up, starting at 0) and the Elo against the fixed baseline, with their intervals.
 fn elo_lines(m: &Metrics) -> Vec<Line> {
+    // Row by row: an Elo with an unbounded interval (a 10-0 score) keeps its point without a
+    // bar; an infinite Elo has no point.
     let with_ci = |elo: &str, ci: &str| -> (Vec<(f64, f64)>, Vec<f64>) {
-        let pts = m.series("step", elo);
-        let cis: Vec<f64> = m.series("step", ci).into_iter().map(|p| p.1).collect();
-        let errs = if cis.len() == pts.len() { cis } else { vec![0.0; pts.len()] };
-        (pts, errs)
+        let (Some(si), Some(ei), ci) = (m.col("step"), m.col(elo), m.col(ci)) else { return (Vec::new(), Vec::new()) };
+        m.rows
+            .iter()
+            .filter(|r| r[si].is_finite() && r[ei].is_finite())
+            .map(|r| ((r[si], r[ei]), ci.map(|c| r[c]).filter(|c| c.is_finite()).unwrap_or(0.0)))
+            .unzip()
     };
     let (prev, prev_err) = with_ci("elo_vs_previous", "elo_vs_previous_ci");
     let mut total = 0.0;
