@@ -1,5 +1,6 @@
 //! `tenjiku train` end to end with `configs/tiny.toml` (runs of a few seconds): the files of a
-//! run, resuming after `kill -9` and after Ctrl-C, and one-line config errors.
+//! run, resuming after `kill -9` and after Ctrl-C, one-line config errors, the bootstrap option
+//! and the in-loop evaluation.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -78,11 +79,12 @@ fn a_tiny_run_writes_its_files() {
         metrics.lines().next().unwrap(),
         "time_s,step,games,positions,loss_total,loss_policy,loss_value,loss_moves_left,loss_material,\
          policy_entropy,game_length,resign_rate,false_resign_rate,selfplay_positions_per_s,train_steps_per_s,\
-         elo_vs_previous,elo_vs_previous_ci,elo_vs_baseline,elo_vs_baseline_ci,baseline"
+         elo_vs_previous,elo_vs_previous_ci,elo_vs_baseline,elo_vs_baseline_ci,baseline,elo_equal_time,\
+         elo_equal_time_ci"
     );
     assert_eq!(metric_steps(&run), vec![5, 10, 15, 20, 25, 30]);
     for row in metrics.lines().skip(1) {
-        assert_eq!(row.split(',').count(), 20, "{row}");
+        assert_eq!(row.split(',').count(), 22, "{row}");
         let loss: f64 = row.split(',').nth(4).unwrap().parse().unwrap();
         assert!(loss.is_finite() && loss > 0.0, "{row}");
     }
@@ -251,4 +253,63 @@ fn a_run_carried_over_without_its_games_keeps_training() {
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("cannot read metrics"));
     std::fs::remove_dir_all(&run).unwrap();
     std::fs::remove_dir_all(&carried).unwrap();
+}
+
+/// The flags byte of a game file (train/src/replay.rs: magic, version, rules, FEN, seed, step,
+/// result, termination, flags).
+fn game_flags(bytes: &[u8]) -> u8 {
+    let mut at = 12;
+    for _ in 0..2 {
+        let n = u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+        at += 2 + n;
+    }
+    bytes[at + 16 + 2]
+}
+
+#[test]
+fn a_bootstrapped_run_learns_from_the_teacher_then_plays_itself_and_is_evaluated() {
+    let dir = tmpdir("boot");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The tiny config with evaluation every 30 steps, at fixed depth and at equal time.
+    let cfg = read(Path::new(TINY))
+        .replace("\"net-tiny.toml\"", &format!("{:?}", concat!(env!("CARGO_MANIFEST_DIR"), "/configs/net-tiny.toml")))
+        .replace("eval_every_checkpoints = 0", "eval_every_checkpoints = 3")
+        .replace("eval_movetime_ms = 0", "eval_movetime_ms = 20");
+    let cfg_path = dir.join("boot.toml");
+    std::fs::write(&cfg_path, cfg).unwrap();
+    let run = dir.join("run");
+    let args = ["train", "--config", cfg_path.to_str().unwrap(), "--run-dir", run.to_str().unwrap(), "--quiet"];
+    let o = tenjiku(&[&args[..], &["--bootstrap", "alphabeta"]].concat());
+    ok(&o);
+    assert!(read(&run.join("config.toml")).contains("bootstrap = \"alphabeta\""));
+    let log = read(&run.join("train.log"));
+    assert!(log.contains("bootstrap: teacher alphabeta:depth=1 plays until 80 positions"), "{log}");
+    assert!(log.contains("bootstrap done: self-play from step"), "{log}");
+    // Teacher games first (flag 16), then self-play games.
+    let mut files: Vec<_> = std::fs::read_dir(run.join("games")).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    let flags: Vec<u8> = files.iter().map(|p| game_flags(&std::fs::read(p).unwrap())).collect();
+    assert!(flags[0] & 16 != 0 && flags.last().unwrap() & 16 == 0, "{flags:?}");
+    let teacher = flags.iter().take_while(|f| *f & 16 != 0).count();
+    assert!(flags[teacher..].iter().all(|f| f & 16 == 0), "{flags:?}");
+
+    // The evaluation row at step 30: against the previous checkpoint, the fixed baseline and
+    // alpha-beta at equal time, with their games recorded.
+    let metrics = read(&run.join("metrics.csv"));
+    let eval_row = metrics.lines().find(|l| l.contains("alphabeta:depth=1")).expect("an evaluation row");
+    let cells: Vec<&str> = eval_row.split(',').collect();
+    assert_eq!(cells[1], "30");
+    assert!(!cells[15].is_empty() && !cells[17].is_empty() && !cells[20].is_empty(), "{eval_row}");
+    for name in ["previous", "baseline", "equal-time"] {
+        assert!(run.join(format!("eval/step-000000030-vs-{name}.pgn")).exists(), "{name}");
+    }
+    assert!(read(&run.join("eval/step-000000030-vs-equal-time.pgn")).contains("alphabeta:time=20ms"));
+
+    // A resume must keep the run's bootstrap setting.
+    assert_one_line_error(
+        &tenjiku(&["train", "--run-dir", run.to_str().unwrap(), "--bootstrap", "none"]),
+        "--bootstrap none differs from the run's bootstrap 'alphabeta'",
+    );
+    assert_one_line_error(&tenjiku(&[&args[..], &["--bootstrap", "maybe"]].concat()), "expected none or alphabeta");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -747,6 +747,12 @@ impl AlphaBeta {
         self.limits
     }
 
+    /// Change the seed (the move-ordering tie-breaks; teacher games of a training run use one
+    /// seed per game).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
     pub fn config(&self) -> SearchConfig {
         self.searcher.cfg
     }

@@ -461,6 +461,38 @@ fn player_reports_thinking_reuses_its_tree_and_obeys_limits() {
 }
 
 #[test]
+fn a_time_limit_stops_a_solved_puct_tree() {
+    // Black's lone King is lost whatever it does (both Rooks take it on any square it can
+    // reach): once every reply is proven, every simulation ends on a terminal node and no leaf
+    // needs the network; with a time limit and no visit limit the search must still stop at the
+    // deadline (it used to loop on for 2^32 simulations).
+    let g = game(setup(
+        &[("a1", Kind::King, Black), ("h1", Kind::Rook, White), ("h2", Kind::Rook, White), ("p16", Kind::King, White)],
+        Black,
+    ));
+    let mut q = MctsPlayer::new(
+        MaterialEvaluator::new(),
+        MctsConfig { gumbel: None, ..MctsConfig::new(800) },
+        Limits { movetime: Some(std::time::Duration::from_millis(50)), ..Limits::default() },
+    );
+    let t0 = std::time::Instant::now();
+    let r = q.think(&g, &mut |_| {});
+    assert!(t0.elapsed() < std::time::Duration::from_secs(2), "{:?}", t0.elapsed());
+    assert!(g.legal_moves().contains(&r.best));
+    assert!(r.visits > 1000 && r.value < -0.9, "{} visits, value {}", r.visits, r.value);
+    // Without a deadline, solved trees still get their whole budget (the gather that gives up
+    // its turn is called again), on one driver thread and on two.
+    for threads in [1, 2] {
+        let mut searches: Vec<Search> = (0..8).map(|_| Search::new(cfg(20_000, None), &g)).collect();
+        Driver::new(threads).run(&mut searches, &mut MaterialEvaluator::new());
+        for s in &mut searches {
+            let v = s.result().visits;
+            assert!(v >= 20_000, "threads {threads}: {v}");
+        }
+    }
+}
+
+#[test]
 fn same_seed_same_search() {
     let g = game(Position::start());
     for gumbel in [None, Some(16)] {

@@ -3,7 +3,12 @@
 use anyhow::{anyhow, Result};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use train::config::Bootstrap;
 use train::run::{self, RunOptions};
+
+fn parse_bootstrap(s: &str) -> Result<Bootstrap, String> {
+    Bootstrap::parse(s)
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,6 +28,11 @@ pub struct Args {
     /// Stop at this training step (0: never); overrides the config's max_steps.
     #[arg(long)]
     max_steps: Option<u64>,
+    /// Where the run's first positions come from: none (pure self-play, the default) or
+    /// alphabeta (games of the alpha-beta teacher labelled by its search, then self-play; see the
+    /// config's bootstrap fields). Sets the config's `bootstrap` for a new run.
+    #[arg(long, value_parser = parse_bootstrap)]
+    bootstrap: Option<Bootstrap>,
     /// Stop after this many minutes (with a checkpoint).
     #[arg(long)]
     max_minutes: Option<f64>,
@@ -39,6 +49,7 @@ pub fn run(a: Args) -> Result<()> {
         seed: a.seed,
         max_steps: a.max_steps,
         max_minutes: a.max_minutes,
+        bootstrap: a.bootstrap,
         progress: !a.quiet && std::io::stderr().is_terminal(),
     };
     let s = run::run(&opts).map_err(|e| anyhow!(e))?;

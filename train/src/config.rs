@@ -32,6 +32,43 @@ fn default_rules() -> String {
 fn default_baseline() -> String {
     "alphabeta:depth=1".into()
 }
+fn default_bootstrap_engine() -> String {
+    "alphabeta:depth=2".into()
+}
+fn default_bootstrap_random_plies() -> u32 {
+    8
+}
+fn default_bootstrap_ratio() -> f64 {
+    50.0
+}
+
+/// Where a run's first positions come from (`bootstrap`, or `tenjiku train --bootstrap`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bootstrap {
+    /// Pure self-play from a random network.
+    #[default]
+    None,
+    /// The first `bootstrap_positions` positions come from games of the alpha-beta teacher
+    /// (`bootstrap.rs`).
+    Alphabeta,
+}
+
+impl Bootstrap {
+    pub fn parse(s: &str) -> Result<Bootstrap, String> {
+        match s {
+            "none" => Ok(Bootstrap::None),
+            "alphabeta" => Ok(Bootstrap::Alphabeta),
+            _ => Err(format!("unknown bootstrap '{s}' (expected none or alphabeta)")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Bootstrap::None => "none",
+            Bootstrap::Alphabeta => "alphabeta",
+        }
+    }
+}
 
 /// Every setting of a run. Field meanings: the comments of `configs/cpu.toml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +95,18 @@ pub struct RunConfig {
     pub resign_plies: u32,
     pub resign_playout_fraction: f64,
     pub max_plies: u32,
+
+    // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
+    #[serde(default)]
+    pub bootstrap: Bootstrap,
+    #[serde(default = "default_bootstrap_engine")]
+    pub bootstrap_engine: String,
+    #[serde(default)]
+    pub bootstrap_positions: u64,
+    #[serde(default = "default_bootstrap_random_plies")]
+    pub bootstrap_random_plies: u32,
+    #[serde(default = "default_bootstrap_ratio")]
+    pub bootstrap_train_steps_per_1000_positions: f64,
 
     // --- replay buffer ---
     pub window_positions: usize,
@@ -87,6 +136,9 @@ pub struct RunConfig {
     pub eval_max_plies: u32,
     pub eval_adjudicate_cp: i32,
     pub eval_adjudicate_plies: u32,
+    /// Milliseconds per move of the equal-time evaluation (0: off).
+    #[serde(default)]
+    pub eval_movetime_ms: u64,
 
     // --- reporting ---
     pub report_every_steps: u64,
@@ -98,8 +150,21 @@ pub struct RunConfig {
 }
 
 /// Fields that may change between the start of a run and a resume (how and how long it runs,
-/// not what it learns); [`RunConfig::first_difference`] ignores them.
-pub const RUNTIME_FIELDS: [&str; 4] = ["network", "backend", "max_steps", "threads"];
+/// and how it is measured, not what it learns); [`RunConfig::first_difference`] ignores them.
+pub const RUNTIME_FIELDS: [&str; 12] = [
+    "network",
+    "backend",
+    "max_steps",
+    "threads",
+    "eval_every_checkpoints",
+    "eval_games",
+    "eval_visits",
+    "eval_baseline",
+    "eval_max_plies",
+    "eval_adjudicate_cp",
+    "eval_adjudicate_plies",
+    "eval_movetime_ms",
+];
 
 impl RunConfig {
     /// Parse TOML text (`origin` names it in errors) and validate it. `net` is left as written.
@@ -229,6 +294,17 @@ impl RunConfig {
         if self.eval_adjudicate_cp > 0 && self.eval_adjudicate_plies == 0 {
             return bad("eval_adjudicate_plies", "must be at least 1 when `eval_adjudicate_cp` > 0");
         }
+        if self.bootstrap != Bootstrap::None {
+            if let Err(e) = crate::bootstrap::check_engine(&self.bootstrap_engine) {
+                return bad("bootstrap_engine", &e);
+            }
+            if self.bootstrap_positions == 0 {
+                return bad("bootstrap_positions", "must be at least 1 when `bootstrap` is on");
+            }
+        }
+        if !(self.bootstrap_train_steps_per_1000_positions > 0.0 && self.bootstrap_train_steps_per_1000_positions.is_finite()) {
+            return bad("bootstrap_train_steps_per_1000_positions", "must be a positive number");
+        }
         if self.report_every_steps == 0 {
             return bad("report_every_steps", "must be at least 1");
         }
@@ -300,6 +376,22 @@ mod tests {
         assert!(e.contains("bogus") && !e.contains('\n'), "{e}");
         let e = RunConfig::from_toml(&TINY.replace("batch_size = ", "batch_size = 0 #"), "x.toml").unwrap_err().0;
         assert!(e.contains("`batch_size`"), "{e}");
+        let e = RunConfig::from_toml(&TINY.replace("bootstrap = \"none\"", "bootstrap = \"abc\""), "x.toml").unwrap_err().0;
+        assert!(e.contains("abc") && e.contains("alphabeta"), "{e}");
+        let e = RunConfig::from_toml(
+            &TINY
+                .replace("bootstrap = \"none\"", "bootstrap = \"alphabeta\"")
+                .replace("bootstrap_engine = \"alphabeta:depth=2\"", "bootstrap_engine = \"alphabeta:time=1s\""),
+            "x.toml",
+        )
+        .unwrap_err()
+        .0;
+        assert!(e.contains("`bootstrap_engine`"), "{e}");
+        let mut d = c.clone();
+        d.eval_movetime_ms += 100;
+        assert_eq!(c.first_difference(&d), None, "evaluation settings may change on resume");
+        d.bootstrap = Bootstrap::Alphabeta;
+        assert_eq!(c.first_difference(&d).unwrap().0, "bootstrap");
         let mut d = c.clone();
         d.visits += 1;
         d.max_steps += 1;

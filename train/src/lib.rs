@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod bootstrap;
 pub mod config;
 pub mod go;
 pub mod learner;

@@ -18,14 +18,17 @@
 //! - `selfplay_positions_per_s`, `train_steps_per_s`: since the previous row, per second of
 //!   wall-clock time of the whole loop (self-play and training share the machine);
 //! - `elo_vs_previous`, `elo_vs_baseline` with `_ci` = half the width of the 95% interval
-//!   (`inf` when unbounded), and `baseline` (the baseline's engine spec), in evaluation rows.
+//!   (`inf` when unbounded), and `baseline` (the baseline's engine spec), in evaluation rows;
+//! - `elo_equal_time`, `elo_equal_time_ci`: against plain alpha-beta at `eval_movetime_ms` per
+//!   move for both sides (evaluation rows of runs with that set). A file written before these two
+//!   columns existed gets the new header when a run reopens it.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// The header row of metrics.csv.
-pub const COLUMNS: [&str; 20] = [
+pub const COLUMNS: [&str; 22] = [
     "time_s",
     "step",
     "games",
@@ -46,6 +49,8 @@ pub const COLUMNS: [&str; 20] = [
     "elo_vs_baseline",
     "elo_vs_baseline_ci",
     "baseline",
+    "elo_equal_time",
+    "elo_equal_time_ci",
 ];
 
 /// One row; `None` cells are written empty.
@@ -71,6 +76,8 @@ pub struct Row {
     pub elo_vs_baseline: Option<f64>,
     pub elo_vs_baseline_ci: Option<f64>,
     pub baseline: Option<String>,
+    pub elo_equal_time: Option<f64>,
+    pub elo_equal_time_ci: Option<f64>,
 }
 
 fn num(x: Option<f64>) -> String {
@@ -122,6 +129,8 @@ impl Row {
             num(self.elo_vs_baseline),
             num(self.elo_vs_baseline_ci),
             self.baseline.as_deref().map(csv_text).unwrap_or_default(),
+            num(self.elo_equal_time),
+            num(self.elo_equal_time_ci),
         ];
         cells.join(",")
     }
@@ -147,8 +156,24 @@ impl MetricsFile {
             file.seek(SeekFrom::End(0))?;
             text.truncate(keep);
         }
+        let header = COLUMNS.join(",");
+        let old = text.lines().next().unwrap_or("");
+        if !text.is_empty() && old != header {
+            // A file from an earlier build: its columns must be a prefix of today's; the header
+            // is rewritten (atomically) and its rows keep their cells (the new columns empty).
+            if !header.starts_with(&format!("{old},")) {
+                return Err(std::io::Error::other(format!(
+                    "{}: unexpected header '{old}' (expected '{header}')",
+                    path.display()
+                )));
+            }
+            let rest = &text[text.find('\n').map_or(text.len(), |i| i + 1)..];
+            engine::record::write_file_atomic(path, &format!("{header}\n{rest}"))?;
+            drop(file);
+            return MetricsFile::open(path);
+        }
         if text.is_empty() {
-            writeln!(file, "{}", COLUMNS.join(","))?;
+            writeln!(file, "{header}")?;
             file.flush()?;
         } else if let Some(last) = text.lines().skip(1).last() {
             last_time_s = last.split(',').next().and_then(|t| t.parse().ok()).unwrap_or(0.0);
@@ -233,7 +258,7 @@ mod tests {
     fn rows_have_every_column_and_a_cut_line_is_dropped() {
         let row = Row { time_s: 1.5, step: 3, baseline: Some("a,b".into()), ..Row::default() };
         let csv = row.to_csv();
-        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\"");
+        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,");
         let dir = std::env::temp_dir().join(format!("tenjiku-metrics-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("m.csv");
@@ -248,6 +273,18 @@ mod tests {
         assert_eq!(m.last_time_s, 1.5);
         let text = std::fs::read_to_string(&p).unwrap();
         assert_eq!(text, format!("{}\n{csv}\n", COLUMNS.join(",")));
+
+        // A file of an earlier build (fewer columns) gets today's header and keeps its rows.
+        let old_header = COLUMNS[..20].join(",");
+        std::fs::write(&p, format!("{old_header}\n7.25,10,1,2\n")).unwrap();
+        let m = MetricsFile::open(&p).unwrap();
+        assert_eq!(m.last_time_s, 7.25);
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{}\n7.25,10,1,2\n", COLUMNS.join(",")));
+        // A file with foreign columns is refused (one line), not overwritten.
+        std::fs::write(&p, "a,b\n1,2\n").unwrap();
+        let e = MetricsFile::open(&p).err().unwrap().to_string();
+        assert!(e.contains("unexpected header") && !e.contains('\n'), "{e}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "a,b\n1,2\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -15,7 +15,7 @@
 //! | str16 | start position (FEN) |
 //! | u64, u64 | the game's seed; the training step of the network that played it |
 //! | u8, u8 | result (0 Black won, 1 White won, 2 draw); termination ([`termination_code`]) |
-//! | u8 | flags: 1 = resignation off (a playout game); 2 / 4 = Black / White would have resigned there (first time the resignation rule fired); 8 = that resignation would have been wrong (the side did not lose) |
+//! | u8 | flags: 1 = resignation off (a playout game); 2 / 4 = Black / White would have resigned there (first time the resignation rule fired); 8 = that resignation would have been wrong (the side did not lose); 16 = a teacher game (`--bootstrap`, `bootstrap.rs`), not self-play |
 //! | u32 | plies `N` |
 //! | N × ply | str8 move (CECP text); u8 flags (1 = policy target); f32 root value for the side to move; if a policy target: u16 count `K`, then K × (u32 policy index, u16 probability × 65535) |
 //! | u64 | XXH64 (seed 0) of every byte before it |
@@ -72,6 +72,8 @@ pub struct GameFile {
     pub resign_off: bool,
     /// The side that would have resigned (only recorded when resignation was off).
     pub would_resign: Option<Color>,
+    /// Played by the bootstrap teacher (alpha-beta), not by self-play.
+    pub teacher: bool,
     pub plies: Vec<PlyRecord>,
 }
 
@@ -155,6 +157,9 @@ impl GameFile {
         if self.false_resign() == Some(true) {
             flags |= 8;
         }
+        if self.teacher {
+            flags |= 16;
+        }
         b.push(flags);
         b.extend_from_slice(&(self.plies.len() as u32).to_le_bytes());
         for p in &self.plies {
@@ -224,7 +229,7 @@ impl GameFile {
             4 => Some(Color::White),
             _ => return Err(format!("bad flags {flags}")),
         };
-        Ok(GameFile { rules, start_fen, seed, net_step, outcome, resign_off: flags & 1 != 0, would_resign, plies })
+        Ok(GameFile { rules, start_fen, seed, net_step, outcome, resign_off: flags & 1 != 0, would_resign, teacher: flags & 16 != 0, plies })
     }
 
     /// Replay the game and turn every ply into a training sample (checking every move).
@@ -495,6 +500,7 @@ mod tests {
             outcome: Outcome::Win { winner: Color::White, reason: WinReason::Resignation },
             resign_off: false,
             would_resign: None,
+            teacher: false,
             plies,
         };
         let bytes = g.to_bytes();

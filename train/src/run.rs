@@ -7,6 +7,13 @@
 //! self-play positions so far (games on disk), else a self-play round (one move in every game) is
 //! played. Both are counted, not timed, so a run repeats from the same seed.
 //!
+//! # Bootstrap
+//! With `bootstrap = "alphabeta"` (`--bootstrap alphabeta`), the run's first
+//! `bootstrap_positions` positions come from teacher games instead (`bootstrap.rs`: whole
+//! alpha-beta games, `threads` at a time), trained on at `bootstrap_train_steps_per_1000_positions`;
+//! then self-play takes over with the network trained so far. A run without it never plays a
+//! teacher game, so pure self-play and bootstrapped runs can be compared curve for curve.
+//!
 //! # Run directory
 //! `config.toml` (the config the run started with, network config included), `games/` (one file
 //! per finished game, `replay.rs`), `checkpoints/` (`learner.rs`), `metrics.csv` and `train.log`
@@ -20,10 +27,13 @@
 //! # Evaluation
 //! Every `eval_every_checkpoints` checkpoints, the new network (MCTS at `eval_visits`) plays
 //! `eval_games` arena games against the previously evaluated checkpoint and against
-//! `eval_baseline`; Elo and its 95% interval go into metrics.csv, the games into `eval/`.
+//! `eval_baseline` (fixed depth), and, with `eval_movetime_ms`, against plain alpha-beta at equal
+//! time per move (the network's MCTS searching until the same deadline); Elo and its 95%
+//! interval go into metrics.csv, the games into `eval/`.
 
 use crate::arena::{self, Adjudication, ArenaConfig, ArenaReport};
-use crate::config::RunConfig;
+use crate::bootstrap::{Teacher, TeacherConfig};
+use crate::config::{Bootstrap, RunConfig};
 use crate::learner::{self, checkpoint_name, find_latest, is_evaluated, prune, Learner};
 use crate::metrics::{Accumulator, Log, MetricsFile, Row};
 use crate::replay::{list_games, GameFile, ReplayBuffer};
@@ -56,6 +66,8 @@ pub struct RunOptions {
     pub seed: Option<u64>,
     /// Overrides `max_steps`.
     pub max_steps: Option<u64>,
+    /// Sets `bootstrap` (a new run; a resumed run must name its own or none).
+    pub bootstrap: Option<Bootstrap>,
     /// Stop after this many minutes of running.
     pub max_minutes: Option<f64>,
     /// Show the progress bar (drawn only when stderr is a terminal).
@@ -105,6 +117,10 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool), String> {
             if let Some(s) = opts.seed {
                 c.seed = s;
             }
+            if let Some(b) = opts.bootstrap {
+                c.bootstrap = b;
+                c.validate().map_err(|e| format!("{} with --bootstrap {}: {e}", p.display(), b.name()))?;
+            }
             if let Some(r) = rec {
                 if let Some((field, run, given)) = r.first_difference(&c) {
                     return Err(format!(
@@ -121,6 +137,14 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool), String> {
                 return Err(format!(
                     "--seed {s} differs from the run's seed {} (see {})",
                     r.seed,
+                    recorded_path.display()
+                ));
+            }
+            if let Some(b) = opts.bootstrap.filter(|&b| b != r.bootstrap) {
+                return Err(format!(
+                    "--bootstrap {} differs from the run's bootstrap '{}' (see {})",
+                    b.name(),
+                    r.bootstrap.name(),
                     recorded_path.display()
                 ));
             }
@@ -226,7 +250,8 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
     // the positions its steps stand for count as played, so training resumes at the configured
     // ratio once `min_positions` new ones are in the buffer, instead of waiting for the
     // position count to catch up with the step count.
-    let implied = (learner.step() as f64 * 1000.0 / cfg.train_steps_per_1000_positions.max(1e-9)).ceil() as u64;
+    let schedule = Schedule::of(&cfg);
+    let implied = schedule.positions_for(learner.step());
     let carried = implied.saturating_sub(positions_total);
     if carried > 0 {
         log.line(&format!(
@@ -235,8 +260,19 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
         ));
     }
 
+    // Teacher games first (`--bootstrap`), then self-play, numbered on from them; self-play is
+    // set up when its first round is due.
+    let mut teacher = if positions_total + carried < schedule.bootstrap_positions {
+        log.line(&format!(
+            "bootstrap: teacher {} plays until {} positions ({} on disk)",
+            cfg.bootstrap_engine, schedule.bootstrap_positions, positions_total
+        ));
+        Some(Teacher::new(TeacherConfig::from_run(&cfg, &rules_tag)?, table.clone(), first_game))
+    } else {
+        None
+    };
     let sp_cfg = SelfPlayConfig::from_run(&cfg, &rules_tag);
-    let mut selfplay = SelfPlay::new(sp_cfg, table.clone(), first_game, learner.step());
+    let mut selfplay: Option<SelfPlay> = None;
     let mut evaluator = NetEvaluator::new(learner.network(), &device);
 
     let metrics_path = run_dir.join("metrics.csv");
@@ -289,7 +325,7 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
         if opts.max_minutes.is_some_and(|m| start.elapsed().as_secs_f64() >= m * 60.0) {
             break "--max-minutes reached".to_string();
         }
-        let due = ((positions_total + carried) as f64 * cfg.train_steps_per_1000_positions / 1000.0) as u64;
+        let due = schedule.steps_due(positions_total + carried);
         if buffer.len() >= cfg.min_positions && learner.step() < due {
             let t = Instant::now();
             let l = learner.train_step(&buffer, &table);
@@ -325,7 +361,9 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
                 last_ckpt_step = step;
                 prune(&ckpt_dir, cfg.keep_checkpoints, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints);
                 evaluator.set_network(learner.network());
-                selfplay.net_step = step;
+                if let Some(sp) = selfplay.as_mut() {
+                    sp.net_step = step;
+                }
                 log.line(&format!("checkpoint {}", path.display()));
                 if is_evaluated(step, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints) {
                     bar.set_message(format!("evaluating step {step}..."));
@@ -338,12 +376,32 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
             }
         } else {
             let t = Instant::now();
-            let (finished, st) = selfplay.round(&mut evaluator);
+            let teaching = positions_total + carried < schedule.bootstrap_positions;
+            let finished = match teacher.as_mut().filter(|_| teaching) {
+                Some(teacher) => {
+                    let finished = teacher.round();
+                    let n: u64 = finished.iter().map(|f| f.file.plies.len() as u64).sum();
+                    acc.positions += n;
+                    cumulative.positions += n;
+                    finished
+                }
+                None => {
+                    let next = teacher.as_ref().map_or(first_game, |t| t.next_game());
+                    let sp = selfplay.get_or_insert_with(|| {
+                        if teacher.is_some() {
+                            log.line(&format!("bootstrap done: self-play from step {}", learner.step()));
+                        }
+                        SelfPlay::new(sp_cfg.clone(), table.clone(), next, learner.step())
+                    });
+                    let (finished, st) = sp.round(&mut evaluator);
+                    acc.positions += st.positions;
+                    cumulative.positions += st.positions;
+                    acc.entropy_sum += st.entropy_sum;
+                    acc.entropy_n += st.positions;
+                    finished
+                }
+            };
             selfplay_time += t.elapsed().as_secs_f64();
-            acc.positions += st.positions;
-            cumulative.positions += st.positions;
-            acc.entropy_sum += st.entropy_sum;
-            acc.entropy_n += st.positions;
             for f in finished {
                 let n = f.file.plies.len() as u64;
                 f.file.write(&games_dir, f.index).map_err(io(&games_dir))?;
@@ -366,8 +424,9 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
         }
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         bar.set_position(learner.step());
+        let phase = if positions_total + carried < schedule.bootstrap_positions { "teacher " } else { "" };
         bar.set_message(format!(
-            "games {games_total} positions {positions_total} (buffer {}) loss {} | {:.1} pos/s",
+            "{phase}games {games_total} positions {positions_total} (buffer {}) loss {} | {:.1} pos/s",
             buffer.len(),
             last_loss.map_or("-".into(), |l| format!("{l:.3}")),
             cumulative.positions as f64 / secs
@@ -435,6 +494,41 @@ fn report_line(row: &Row, cum: &Accumulator) -> String {
     )
 }
 
+/// Training steps due per position: teacher positions (the first `bootstrap_positions` of a
+/// bootstrapped run) at their own ratio, self-play positions at `train_steps_per_1000_positions`.
+struct Schedule {
+    bootstrap_positions: u64,
+    bootstrap_ratio: f64,
+    ratio: f64,
+}
+
+impl Schedule {
+    fn of(cfg: &RunConfig) -> Schedule {
+        Schedule {
+            bootstrap_positions: if cfg.bootstrap == Bootstrap::None { 0 } else { cfg.bootstrap_positions },
+            bootstrap_ratio: cfg.bootstrap_train_steps_per_1000_positions,
+            ratio: cfg.train_steps_per_1000_positions,
+        }
+    }
+
+    /// Steps due after `positions` positions.
+    fn steps_due(&self, positions: u64) -> u64 {
+        let b = positions.min(self.bootstrap_positions);
+        ((b as f64 * self.bootstrap_ratio + (positions - b) as f64 * self.ratio) / 1000.0) as u64
+    }
+
+    /// The fewest positions for which `steps` steps are due (what a run's steps stand for).
+    fn positions_for(&self, steps: u64) -> u64 {
+        let boot_steps = self.bootstrap_positions as f64 * self.bootstrap_ratio / 1000.0;
+        let s = steps as f64;
+        if s <= boot_steps {
+            (s * 1000.0 / self.bootstrap_ratio.max(1e-9)).ceil() as u64
+        } else {
+            self.bootstrap_positions + ((s - boot_steps) * 1000.0 / self.ratio.max(1e-9)).ceil() as u64
+        }
+    }
+}
+
 /// Elo and half the width of its 95% interval.
 fn elo_of(r: &ArenaReport) -> (Option<f64>, Option<f64>) {
     (r.total.elo(), r.total.elo_ci95().map(|(lo, hi)| (hi - lo) / 2.0))
@@ -456,8 +550,8 @@ fn evaluate(
     };
     let prev = step.checked_sub(cfg.checkpoint_every_steps * cfg.eval_every_checkpoints);
     let mut row = Row { step, baseline: Some(cfg.eval_baseline.clone()), ..Row::default() };
-    let mut play = |b: String, name: &str| -> Option<ArenaReport> {
-        let a = EngineSpec::parse(&mcts(step)).map_err(|e| e.to_string());
+    let mut play = |a: &str, b: String, name: &str| -> Option<ArenaReport> {
+        let a = EngineSpec::parse(a).map_err(|e| e.to_string());
         let b = EngineSpec::parse(&b).map_err(|e| e.to_string());
         let (a, b) = match (a, b) {
             (Ok(a), Ok(b)) => (a, b),
@@ -496,12 +590,20 @@ fn evaluate(
         }
     };
     if let Some(p) = prev.filter(|&p| ckpt_dir.join(checkpoint_name(p)).exists()) {
-        if let Some(r) = play(mcts(p), "previous") {
+        if let Some(r) = play(&mcts(step), mcts(p), "previous") {
             (row.elo_vs_previous, row.elo_vs_previous_ci) = elo_of(&r);
         }
     }
-    if let Some(r) = play(cfg.eval_baseline.clone(), "baseline") {
+    if let Some(r) = play(&mcts(step), cfg.eval_baseline.clone(), "baseline") {
         (row.elo_vs_baseline, row.elo_vs_baseline_ci) = elo_of(&r);
+    }
+    if cfg.eval_movetime_ms > 0 {
+        // Equal time: PUCT until the deadline against the plain alpha-beta engine.
+        let ms = cfg.eval_movetime_ms;
+        let a = format!("mcts:checkpoint={},time={ms}ms,gumbel=0{backend}", ckpt_dir.join(checkpoint_name(step)).display());
+        if let Some(r) = play(&a, format!("alphabeta:time={ms}ms"), "equal-time") {
+            (row.elo_equal_time, row.elo_equal_time_ci) = elo_of(&r);
+        }
     }
     row
 }

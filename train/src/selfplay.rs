@@ -283,6 +283,7 @@ impl SelfPlay {
             outcome: s.game.outcome().expect("finished game"),
             resign_off: s.resign_off,
             would_resign: s.would_resign,
+            teacher: false,
             plies: s.plies,
         };
         Finished { index: s.index, file }

@@ -239,6 +239,10 @@ impl Driver {
             self.stats.steps += searches.len() as u64;
             let requests: Vec<EvalRequest<'_>> = searches.iter().flat_map(|s| s.requests()).collect();
             if requests.is_empty() {
+                if searches.iter().any(|s| s.yielded()) {
+                    have_outputs = false;
+                    continue;
+                }
                 break;
             }
             self.evaluate(evaluator, &requests);
@@ -288,6 +292,10 @@ impl Driver {
                 let guards: Vec<MutexGuard<'_, &mut Search>> = shared.cells.iter().map(lock).collect();
                 let requests: Vec<EvalRequest<'_>> = guards.iter().flat_map(|g| g.requests()).collect();
                 if requests.is_empty() {
+                    if guards.iter().any(|g| g.yielded()) {
+                        have_outputs = false;
+                        continue;
+                    }
                     break;
                 }
                 let mut o = out.write().unwrap_or_else(|e| e.into_inner());

@@ -46,6 +46,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Most simulations a [`Search::gather`] runs that end on terminal nodes with nothing queued
+/// before it returns ([`Search::yielded`]), so a driver consults its stop condition (a deadline)
+/// at least this often even in a solved tree.
+pub const TERMINAL_SIMS_PER_GATHER: u32 = 4096;
+
 /// A queued leaf awaiting its evaluation.
 struct Leaf {
     node: u32,
@@ -101,6 +106,8 @@ pub struct Search {
     paths: Vec<u32>,
     sims: u32,
     full: bool,
+    /// The last gather stopped at [`TERMINAL_SIMS_PER_GATHER`] with nothing queued.
+    yielded: bool,
     collisions: u64,
     reused: bool,
     list: MoveList,
@@ -134,6 +141,7 @@ impl Search {
             paths: Vec::new(),
             sims: 0,
             full: false,
+            yielded: false,
             collisions: 0,
             reused: false,
             list: MoveList::new(),
@@ -187,6 +195,12 @@ impl Search {
     }
     pub fn is_done(&self) -> bool {
         self.phase == Phase::Done
+    }
+    /// Whether the last [`Search::gather`] gave up its turn after [`TERMINAL_SIMS_PER_GATHER`]
+    /// simulations that all ended on terminal nodes, queuing nothing: the driver must call it
+    /// again (after consulting its stop condition) rather than take the empty queue for the end.
+    pub fn yielded(&self) -> bool {
+        self.yielded
     }
     /// Leaves queued for evaluation.
     pub fn pending_len(&self) -> usize {
@@ -332,6 +346,8 @@ impl Search {
             Phase::Running => {}
         }
         let max = self.cfg.batch_per_tree.max(1);
+        self.yielded = false;
+        let mut terminals = 0u32;
         while self.pending.len() < max && !self.full {
             let forced = match self.gumbel.as_mut() {
                 Some(g) => match g.next() {
@@ -352,7 +368,17 @@ impl Search {
             };
             match self.simulate(forced) {
                 Sim::Leaf => {}
-                Sim::Terminal => self.sims += 1,
+                Sim::Terminal => {
+                    self.sims += 1;
+                    terminals += 1;
+                    // A solved tree (e.g. a root win that PUCT now always selects) needs no
+                    // network; with a time limit and no visit limit it would otherwise loop here
+                    // for billions of simulations without the deadline ever being checked.
+                    if terminals >= TERMINAL_SIMS_PER_GATHER && self.pending.is_empty() {
+                        self.yielded = true;
+                        break;
+                    }
+                }
                 Sim::Collision => {
                     self.collisions += 1;
                     if let (Some(g), Some(e)) = (self.gumbel.as_mut(), forced) {
