@@ -113,7 +113,8 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Elo lines: the chained rating (each evaluation's Elo against the previous checkpoint added
-/// up, starting at 0) and the Elo against the fixed baseline, with their intervals.
+/// up, starting at 0), the Elo against the fixed baseline and (when measured) against
+/// alpha-beta at equal time, with their intervals.
 fn elo_lines(m: &Metrics) -> Vec<Line> {
     // Row by row: an Elo with an unbounded interval (a 10-0 score) keeps its point without a
     // bar; an infinite Elo has no point.
@@ -141,7 +142,11 @@ fn elo_lines(m: &Metrics) -> Vec<Line> {
     if !prev.is_empty() {
         lines.push(Line { label: "chained Elo (vs previous)", points: chain, errors: chain_err });
     }
-    lines.push(Line { label: "Elo vs baseline", points: base, errors: base_err });
+    lines.push(Line { label: "Elo vs baseline (fixed depth)", points: base, errors: base_err });
+    let (eq, eq_err) = with_ci("elo_equal_time", "elo_equal_time_ci");
+    if !eq.is_empty() {
+        lines.push(Line { label: "Elo vs alpha-beta at equal time", points: eq, errors: eq_err });
+    }
     lines
 }
 
