@@ -1,23 +1,14 @@
 //! End-to-end tests of `tenjiku arena`, `tenjiku go` and `tenjiku show --game`.
 
+mod common;
+
+use common::{stdout, tenjiku};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn tenjiku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(args).output().expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use std::process::Output;
 
 /// A failing command: non-zero exit, nothing on stdout, one line on stderr naming `want`.
 fn assert_one_line_error(o: &Output, want: &str) {
-    assert!(!o.status.success(), "expected failure");
-    let e = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(e.trim_end().lines().count(), 1, "error must be one line: {e:?}");
-    assert!(e.contains(want), "error {e:?} should mention {want:?}");
-    assert!(!e.contains("panicked"), "{e}");
+    common::assert_one_line_error(o, want);
     assert!(o.stdout.is_empty(), "stdout should be empty: {}", stdout(o));
 }
 

@@ -1,24 +1,10 @@
 //! `tenjiku checkpoint new` and `tenjiku checkpoint info`: writing a random network, reading its
 //! header back, and one-line errors for bad configs and damaged files.
 
+mod common;
+
+use common::{assert_one_line_error, stdout, tenjiku};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn tenjiku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(args).output().expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn assert_one_line_error(o: &Output, want: &str) {
-    assert!(!o.status.success(), "expected failure");
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(e.trim_end().lines().count(), 1, "error must be one line: {e:?}");
-    assert!(e.contains(want), "error {e:?} should mention {want:?}");
-    assert!(!e.contains("panicked"), "{e}");
-}
 
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tenjiku-ckpt-cli-{name}-{}", std::process::id()));

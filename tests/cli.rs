@@ -1,26 +1,8 @@
 //! End-to-end tests of the `tenjiku` binary: output formats, determinism, and one-line errors.
 
-use std::process::{Command, Output};
+mod common;
 
-fn tenjiku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(args).output().expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A failing command: non-zero exit, nothing on stdout, one line on stderr naming `want`.
-fn assert_one_line_error(o: &Output, want: &str) {
-    assert!(!o.status.success(), "expected failure");
-    let e = stderr(o);
-    assert_eq!(e.trim_end().lines().count(), 1, "error must be one line: {e:?}");
-    assert!(e.contains(want), "error {e:?} should mention {want:?}");
-    assert!(!e.contains("panicked"), "{e}");
-}
+use common::{assert_one_line_error, stderr, stdout, tenjiku};
 
 #[test]
 fn moves_lists_74_sorted_moves_from_the_start() {

@@ -3,24 +3,9 @@
 //! networks are random ones of `configs/net-tiny.toml` (fast); the default-size network's
 //! arena result against a random mover is recorded in BENCHMARKS.md.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn tenjiku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(args).output().expect("binary runs")
-}
-
-fn tenjiku_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
+use common::{tenjiku, tenjiku_stdin};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -1,22 +1,14 @@
 //! `tenjiku play` driven through its standard input, as a script would: moves in both notations,
 //! refused moves that leave the board as it was, and every command.
 
-use std::io::Write;
+mod common;
+
 use std::process::{Command, Stdio};
 
-/// Run `tenjiku play ARGS` on a script; (stdout, success).
+/// Run `tenjiku play ARGS` on a script; its standard output (the run must succeed).
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = common::tenjiku_stdin(&[&["play"], args].concat(), input);
+    common::ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("panicked") && !text.contains('\x1b'), "no colours when stdout is not a terminal");
     text

@@ -2,29 +2,19 @@
 //! run, resuming after `kill -9` and after Ctrl-C, one-line config errors, the bootstrap option
 //! and the in-loop evaluation.
 
+mod common;
+
+use common::{assert_one_line_error, ok, tenjiku};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml");
-
-fn tenjiku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(args).output().expect("binary runs")
-}
 
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tenjiku-train-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
-}
-
-fn ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "failed: {}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
 }
 
 fn read(p: &Path) -> String {
@@ -144,14 +134,6 @@ fn ctrl_c_stops_with_a_checkpoint() {
     let step = latest_step(&run).unwrap();
     assert!(last.contains(&format!("step {step},")), "{last} vs {step}");
     let _ = std::fs::remove_dir_all(&run);
-}
-
-fn assert_one_line_error(o: &Output, want: &str) {
-    assert!(!o.status.success(), "expected failure");
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(e.trim_end().lines().count(), 1, "error must be one line: {e:?}");
-    assert!(e.contains(want), "error {e:?} should mention {want:?}");
-    assert!(!e.contains("panicked"), "{e}");
 }
 
 #[test]

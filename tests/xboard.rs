@@ -2,6 +2,8 @@
 //! in and out, bad input, position set-up, take-backs, and whole games of the engine against
 //! itself relayed between two processes.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
@@ -9,19 +11,10 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tenjiku"))
 }
 
-/// Run `tenjiku xboard ARGS` on a whole script; its standard output.
+/// Run `tenjiku xboard ARGS` on a whole script; its standard output (the run must succeed).
 fn script(args: &[&str], input: &str) -> String {
-    let mut child = bin()
-        .arg("xboard")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = common::tenjiku_stdin(&[&["xboard"], args].concat(), input);
+    common::ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("panicked"));
     text
