@@ -63,7 +63,7 @@ impl Metrics {
 
 /// One line of a chart.
 struct Line {
-    label: &'static str,
+    label: String,
     points: Vec<(f64, f64)>,
     /// Half-width of a 95% interval per point (error bars), if any.
     errors: Vec<f64>,
@@ -77,7 +77,7 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
     }
     // Registering twice (a second plot in one process) is harmless: the same bytes.
     let _ = register_font("sans-serif", FontStyle::Normal, FONT);
-    let line = |label, col: &str| Line { label, points: metrics.series("step", col), errors: Vec::new() };
+    let line = |label: &str, col: &str| Line { label: label.into(), points: metrics.series("step", col), errors: Vec::new() };
     let mut written = Vec::new();
     let mut chart = |file: &str, title: &str, y: &str, lines: Vec<Line>| -> Result<(), String> {
         let lines: Vec<Line> = lines.into_iter().filter(|l| !l.points.is_empty()).collect();
@@ -112,6 +112,61 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(written)
 }
 
+/// Charts comparing runs (e.g. pure self-play against `--bootstrap alphabeta`) in `out`:
+/// `compare-score.png` (each run's evaluation score against its fixed-depth baseline and, where
+/// measured, against alpha-beta at equal time) and `compare-policy-loss.png`, against the
+/// training step. Runs are labelled by directory name.
+pub fn plot_compare(runs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut all = Vec::new();
+    for r in runs {
+        let m = Metrics::load(&r.join("metrics.csv"))?;
+        let name = r.file_name().map_or_else(|| r.display().to_string(), |n| n.to_string_lossy().into_owned());
+        all.push((name, m));
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let _ = register_font("sans-serif", FontStyle::Normal, FONT);
+    let mut written = Vec::new();
+    // Scores, not Elo: a 0-10 or 10-0 evaluation has an infinite Elo but a plain score.
+    let score = |m: &Metrics, col: &str| -> Vec<(f64, f64)> {
+        let (Some(si), Some(ei)) = (m.col("step"), m.col(col)) else { return Vec::new() };
+        m.rows
+            .iter()
+            .filter(|r| r[si].is_finite() && !r[ei].is_nan())
+            .map(|r| (r[si], 100.0 / (1.0 + 10f64.powf(-r[ei] / 400.0))))
+            .collect()
+    };
+    let scores: Vec<Line> = all
+        .iter()
+        .flat_map(|(name, m)| {
+            [("elo_vs_baseline", "fixed-depth baseline"), ("elo_equal_time", "alpha-beta at equal time")].map(
+                |(col, what)| Line { label: format!("{name}: vs {what}"), points: score(m, col), errors: Vec::new() },
+            )
+        })
+        .filter(|l| !l.points.is_empty())
+        .collect();
+    let loss: Vec<Line> = all
+        .iter()
+        .map(|(name, m)| Line {
+            label: format!("{name}: policy loss"),
+            points: m.series("step", "loss_policy"),
+            errors: Vec::new(),
+        })
+        .filter(|l| !l.points.is_empty())
+        .collect();
+    for (file, title, y, lines) in [
+        ("compare-score.png", "Evaluation score against alpha-beta", "score (%)", scores),
+        ("compare-policy-loss.png", "Policy loss", "loss (nats)", loss),
+    ] {
+        if lines.is_empty() {
+            continue;
+        }
+        let path = out.join(file);
+        draw(&path, title, y, &lines).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
 /// Elo lines: the chained rating (each evaluation's Elo against the previous checkpoint added
 /// up, starting at 0), the Elo against the fixed baseline and (when measured) against
 /// alpha-beta at equal time, with their intervals.
@@ -140,12 +195,12 @@ fn elo_lines(m: &Metrics) -> Vec<Line> {
     let (base, base_err) = with_ci("elo_vs_baseline", "elo_vs_baseline_ci");
     let mut lines = Vec::new();
     if !prev.is_empty() {
-        lines.push(Line { label: "chained Elo (vs previous)", points: chain, errors: chain_err });
+        lines.push(Line { label: "chained Elo (vs previous)".into(), points: chain, errors: chain_err });
     }
-    lines.push(Line { label: "Elo vs baseline (fixed depth)", points: base, errors: base_err });
+    lines.push(Line { label: "Elo vs baseline (fixed depth)".into(), points: base, errors: base_err });
     let (eq, eq_err) = with_ci("elo_equal_time", "elo_equal_time_ci");
     if !eq.is_empty() {
-        lines.push(Line { label: "Elo vs alpha-beta at equal time", points: eq, errors: eq_err });
+        lines.push(Line { label: "Elo vs alpha-beta at equal time".into(), points: eq, errors: eq_err });
     }
     lines
 }
@@ -186,7 +241,7 @@ fn draw(path: &Path, title: &str, y_label: &str, lines: &[Line]) -> Result<(), B
         let color = Palette99::pick(k).to_rgba();
         chart
             .draw_series(LineSeries::new(l.points.iter().copied(), color.stroke_width(2)))?
-            .label(l.label)
+            .label(l.label.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
         chart.draw_series(l.points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
         for (i, &(x, y)) in l.points.iter().enumerate() {
@@ -251,6 +306,12 @@ mod tests {
         let m = Metrics::load(&dir.join("metrics.csv")).unwrap();
         assert_eq!(m.series("step", "elo_vs_baseline").len(), 4);
         assert_eq!(m.series("step", "loss_moves_left").len(), 0);
+
+        // Two runs compared (here the same one twice): scores and policy losses.
+        let cmp = dir.join("cmp");
+        let files = plot_compare(&[dir.clone(), dir.clone()], &cmp).unwrap();
+        assert_eq!(files, [cmp.join("compare-score.png"), cmp.join("compare-policy-loss.png")]);
+        assert!(plot_compare(&[dir.join("missing")], &cmp).unwrap_err().contains("cannot read metrics"));
 
         std::fs::write(dir.join("metrics.csv"), "step,loss_total\n").unwrap();
         assert!(plot_run(&dir).unwrap_err().contains("no rows yet"));
