@@ -1,24 +1,38 @@
 #!/usr/bin/env bash
-# The network rows of the strength ladder (BENCHMARKS.md, "Strength ladder"): MCTS at 64 visits
-# per move against the alpha-beta levels, the random mover and each other, with the arena
-# settings of the alpha-beta rows. JSON summaries and game records go to docs/ladder/.
+# The network rows of the strength ladder (BENCHMARKS.md, "Strength ladder"): MCTS with the
+# networks of the two cpu runs against the alpha-beta levels, the random mover and each other,
+# with the arena settings of the alpha-beta rows. JSON summaries and game records go to
+# docs/ladder/. Run from the repository root after `cargo build --release`, with both runs'
+# checkpoint directories present:
 #
-#   scripts/ladder-nets.sh BOOT_CKPT PURE_CKPT [GAMES_VS_D2]
+#   scripts/ladder-nets.sh runs/cpu-bootstrap/checkpoints runs/cpu/checkpoints BOOT_STEP PURE_STEP
 set -euo pipefail
 cd "$(dirname "$0")/.."
-boot=$1 pure=$2 n2=${3:-40}
+bdir=$1 pdir=$2 bstep=$3 pstep=$4
+ck() { printf '%s/step-%09d.ckpt' "$1" "$2"; }
+boot=$(ck "$bdir" "$bstep") pure=$(ck "$pdir" "$pstep")
 bin=target/release/tenjiku
-run() { name=$1; shift; echo "== $name"; "$bin" arena "$@" --openings 6 --max-plies 300 \
+run() { name=$1; shift; echo "== $name: $*"; "$bin" arena "$@" --openings 6 --max-plies 300 \
     --adjudicate-material 2500 --adjudicate-plies 16 --quiet \
-    --json docs/ladder/$name.json --pgn docs/ladder/$name.pgn.tmp && mv docs/ladder/$name.pgn.tmp docs/ladder/$name.pgn; \
-    grep -E '"(wins|draws|losses|score|elo)"' docs/ladder/$name.json | tr -d '\n '; echo; }
+    --json docs/ladder/$name.json --pgn docs/ladder/$name.pgn.tmp && mv docs/ladder/$name.pgn.tmp docs/ladder/$name.pgn
+    grep -E '"(games|wins|draws|losses|score|elo)"' docs/ladder/$name.json | tr -d '\n '; echo; }
 net() { echo "mcts:checkpoint=$1,visits=${2:-64}"; }
 rm -f docs/ladder/*.pgn.tmp
-run boot-vs-ab1 --a "$(net "$boot")" --b alphabeta:depth=1 --games 20 --concurrency 2
-run boot-vs-ab2 --a "$(net "$boot")" --b alphabeta:depth=2 --games "$n2" --concurrency 2
-run boot-policy-vs-ab1 --a "mcts:checkpoint=$boot,visits=1,gumbel=0" --b alphabeta:depth=1 --games 20 --concurrency 2
-run boot-vs-random --a "$(net "$boot")" --b random --games 10 --concurrency 2
-run boot-vs-pure --a "$(net "$boot")" --b "$(net "$pure")" --games 20 --concurrency 2
-run pure-vs-ab1 --a "$(net "$pure")" --b alphabeta:depth=1 --games 20 --concurrency 2
-run boot-vs-ab3 --a "$(net "$boot")" --b alphabeta:depth=3 --games 10 --concurrency 2
-run boot-vs-1s --a "$(net "$boot")" --b alphabeta:time=1s --games 6
+# The shipped network (64 visits) against every level.
+run boot$bstep-vs-random --a "$(net "$boot")" --b random --games 20 --concurrency 2
+run boot$bstep-vs-ab1 --a "$(net "$boot")" --b alphabeta:depth=1 --games 100 --concurrency 2
+run boot$bstep-vs-ab2 --a "$(net "$boot")" --b alphabeta:depth=2 --games 200 --concurrency 2
+run boot$bstep-vs-ab3 --a "$(net "$boot")" --b alphabeta:depth=3 --games 40 --concurrency 2
+run boot$bstep-vs-1s --a "$(net "$boot")" --b alphabeta:time=1s --games 10
+# Its raw policy (one visit: the network's top move) and a deeper search (400 visits, as `play`).
+run boot$bstep-policy-vs-ab1 --a "mcts:checkpoint=$boot,visits=1,gumbel=0" --b alphabeta:depth=1 --games 100 --concurrency 2
+run boot$bstep-v400-vs-ab1 --a "$(net "$boot" 400)" --b alphabeta:depth=1 --games 40 --concurrency 2
+run boot$bstep-v400-vs-ab2 --a "$(net "$boot" 400)" --b alphabeta:depth=2 --games 40 --concurrency 2
+# Pure self-play against the bootstrapped run, and the kept checkpoints of both runs.
+run boot$bstep-vs-pure$pstep --a "$(net "$boot")" --b "$(net "$pure")" --games 100 --concurrency 2
+for s in $pstep 2000 1000; do
+    run pure$s-vs-ab1 --a "$(net "$(ck "$pdir" $s)")" --b alphabeta:depth=1 --games 100 --concurrency 2
+done
+for s in 2000 1500 1000 500; do
+    run boot$s-vs-ab1 --a "$(net "$(ck "$bdir" $s)")" --b alphabeta:depth=1 --games 100 --concurrency 2
+done
