@@ -28,6 +28,7 @@ run boot$bstep-vs-1s --a "$(net "$boot")" --b alphabeta:time=1s --games 10
 run boot$bstep-policy-vs-ab1 --a "mcts:checkpoint=$boot,visits=1,gumbel=0" --b alphabeta:depth=1 --games 100 --concurrency 2
 run boot$bstep-v400-vs-ab1 --a "$(net "$boot" 400)" --b alphabeta:depth=1 --games 40 --concurrency 2
 run boot$bstep-v400-vs-ab2 --a "$(net "$boot" 400)" --b alphabeta:depth=2 --games 40 --concurrency 2
+run boot$bstep-v400-vs-ab2-seed2 --a "$(net "$boot" 400)" --b alphabeta:depth=2 --games 200 --concurrency 2 --seed 2
 # Pure self-play against the bootstrapped run, and the kept checkpoints of both runs.
 run boot$bstep-vs-pure$pstep --a "$(net "$boot")" --b "$(net "$pure")" --games 100 --concurrency 2
 for s in $pstep 2000 1000; do
