@@ -381,7 +381,7 @@ mod tests {
         let e = RunConfig::from_toml(
             &TINY
                 .replace("bootstrap = \"none\"", "bootstrap = \"alphabeta\"")
-                .replace("bootstrap_engine = \"alphabeta:depth=2\"", "bootstrap_engine = \"alphabeta:time=1s\""),
+                .replace("bootstrap_engine = \"alphabeta:depth=1\"", "bootstrap_engine = \"alphabeta:time=1s\""),
             "x.toml",
         )
         .unwrap_err()
