@@ -147,10 +147,15 @@ fn main() {
                 * rate(o.seconds, 2, || {
                     eval.evaluate_masked(&inputs, b, &legal, &offsets);
                 });
-            let g_full = full * flops / 1e9;
+            // `--no-full` leaves the full columns empty ("—") rather than printing NaN.
+            let (full, g_full) = if full.is_nan() {
+                ("—".to_string(), "—".to_string())
+            } else {
+                (format!("{full:.0}"), format!("{:.1}", full * flops / 1e9))
+            };
             let g_masked = masked * trunk_flops / 1e9;
             println!(
-                "| {name} | {}×{} | {params} | {:.1} ({:.1}) | {b} | {full:.0} | {g_full:.1} | {masked:.0} | {g_masked:.1} | {:.0}% |",
+                "| {name} | {}×{} | {params} | {:.1} ({:.1}) | {b} | {full} | {g_full} | {masked:.0} | {g_masked:.1} | {:.0}% |",
                 cfg.blocks,
                 cfg.channels,
                 flops / 1e6,

@@ -28,6 +28,9 @@ pub struct Args {
     /// mcts: driver threads, comma-separated settings.
     #[arg(long, default_value = "1,2", value_delimiter = ',')]
     threads: Vec<usize>,
+    /// mcts: Burn backend (cpu, flex, ndarray, wgpu, cuda as compiled in; default: the best one).
+    #[arg(long, default_value = "cpu")]
+    backend: String,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -40,13 +43,14 @@ pub fn run(a: Args) -> Result<()> {
 
 fn mcts(a: Args) -> Result<()> {
     let cfg = nn::NetConfig::load(&a.config)?;
-    let device = nn::backend::cpu_device();
+    let device = nn::backend::device_by_name(&a.backend).map_err(anyhow::Error::msg)?;
     println!(
-        "network {} ({}×{}, {:.1} MFLOP/position), {} visits, {}",
+        "network {} ({}×{}, {:.1} MFLOP/position) on {}, {} visits, {}",
         a.config,
         cfg.blocks,
         cfg.channels,
         cfg.flops_per_position() as f64 / 1e6,
+        a.backend,
         a.visits,
         if a.gumbel > 0 { format!("Gumbel ({} considered)", a.gumbel) } else { format!("PUCT ×{}/tree", a.batch) }
     );

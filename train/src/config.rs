@@ -368,6 +368,18 @@ mod tests {
 
     const TINY: &str = include_str!("../../configs/tiny.toml");
 
+    /// Every shipped run config loads with its network and validates; gpu.toml's network is the
+    /// wgpu-sized one measured on the H200 (BENCHMARKS.md), not the 15×192 net-large.
+    #[test]
+    fn shipped_run_configs_load_with_their_networks() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        for (name, blocks, channels) in [("tiny.toml", 1, 8), ("cpu.toml", 3, 64), ("gpu.toml", 6, 96)] {
+            let c = RunConfig::load(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {}", e.0));
+            c.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!((c.net().blocks, c.net().channels), (blocks, channels), "{name}");
+        }
+    }
+
     #[test]
     fn tiny_parses_and_errors_name_the_field() {
         let c = RunConfig::from_toml(TINY, "tiny.toml").unwrap();

@@ -299,7 +299,7 @@ fn error_type_is_matchable() {
 #[test]
 fn configs_parse_and_unknown_fields_are_rejected() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs");
-    for name in ["net-tiny.toml", "net-cpu.toml", "net-gpu.toml"] {
+    for name in ["net-tiny.toml", "net-cpu.toml", "net-gpu.toml", "net-large.toml"] {
         let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(cfg.flops_per_position() > 0);
         assert_eq!(NetConfig::from_toml(&cfg.to_toml()).unwrap(), cfg);
