@@ -84,6 +84,8 @@ impl Move {
     pub fn returns_home(self) -> bool {
         !self.is_null_pass() && self.from == self.to && self.via[0] != 0
     }
+    // The padded-board index of the origin square (not a constructor, whatever the name says).
+    #[allow(clippy::wrong_self_convention)]
     #[inline]
     pub(crate) fn from_pad(self) -> usize {
         self.from as usize

@@ -202,6 +202,21 @@ pub fn parse_duration(v: &str) -> Option<Duration> {
     (x.is_finite() && x >= 0.0).then(|| Duration::from_secs_f64(x * scale))
 }
 
+/// Build an engine that needs no network from its spec: `random[:seed=N]` or
+/// `alphabeta:...` (see [`crate::alphabeta`]). Other kinds (`mcts`) are built by the crates
+/// that own them; this returns an error naming the kind for them.
+pub fn engine_player(spec: &EngineSpec, rules: &crate::rules::Rules) -> Result<Box<dyn Player>, SpecError> {
+    let _ = rules;
+    match spec.kind.as_str() {
+        "random" => {
+            spec.check_keys(&["seed"])?;
+            Ok(Box::new(RandomPlayer::new(spec.number("seed")?.unwrap_or(0))))
+        }
+        "alphabeta" => Ok(Box::new(crate::alphabeta::AlphaBeta::from_spec(spec)?)),
+        other => Err(spec.error(&format!("unknown engine '{other}' (expected random, alphabeta or mcts)"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,20 +237,5 @@ mod tests {
         assert!(s.number::<u32>("depth").unwrap_err().to_string().contains("not a valid number"));
         assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
         assert_eq!(parse_duration("-1s"), None);
-    }
-}
-
-/// Build an engine that needs no network from its spec: `random[:seed=N]` or
-/// `alphabeta:...` (see [`crate::alphabeta`]). Other kinds (`mcts`) are built by the crates
-/// that own them; this returns an error naming the kind for them.
-pub fn engine_player(spec: &EngineSpec, rules: &crate::rules::Rules) -> Result<Box<dyn Player>, SpecError> {
-    let _ = rules;
-    match spec.kind.as_str() {
-        "random" => {
-            spec.check_keys(&["seed"])?;
-            Ok(Box::new(RandomPlayer::new(spec.number("seed")?.unwrap_or(0))))
-        }
-        "alphabeta" => Ok(Box::new(crate::alphabeta::AlphaBeta::from_spec(spec)?)),
-        other => Err(spec.error(&format!("unknown engine '{other}' (expected random, alphabeta or mcts)"))),
     }
 }

@@ -328,7 +328,8 @@ fn rules_12_5_free_eagle_every_option() {
         "h8g9,g9h8", "h8g9,g9f10", "h8g9,g9h10", "h8g9,g9f8", "h8g9,g9g10", "h8g9,g9f9", "h8g9,g9g8", "h8g9,g9h9",
     ]);
     // option, h10 in (a), f10 in (a), two-leg set in (b), h12 in (c), e11 in (c), can pass
-    let cases: &[(FreeEagle, bool, bool, BTreeSet<String>, bool, bool)] = &[
+    type Case = (FreeEagle, bool, bool, BTreeSet<String>, bool, bool);
+    let cases: &[Case] = &[
         (Standard, true, true, diag4.clone(), false, false, ),
         (AnySecondStep, true, true, all8, false, false),
         (QueenDabbaba, true, false, set(&[]), false, false),

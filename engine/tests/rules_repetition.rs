@@ -62,7 +62,7 @@ fn rules_9_perpetual_checker_must_deviate() {
     let legal = legal_texts(&g);
     assert!(!legal.contains(&"b1a1".to_string()), "perpetual check must be illegal");
     assert!(legal.contains(&"b1c1".to_string()));
-    assert!(g.in_check(engine::Color::White) == false);
+    assert!(!g.in_check(engine::Color::White));
 }
 
 #[test]

@@ -139,11 +139,7 @@ impl NetConfig {
 
     /// Width of the squeeze-excitation bottleneck (0 when off).
     pub fn se_channels(&self) -> usize {
-        if self.se_ratio == 0 {
-            0
-        } else {
-            (self.channels / self.se_ratio).max(1)
-        }
+        self.channels.checked_div(self.se_ratio).map_or(0, |c| c.max(1))
     }
 
     /// FLOPs of the policy head's 1×1 projection to move planes (part of

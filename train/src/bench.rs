@@ -53,7 +53,7 @@ impl MctsBenchRow {
 /// Run one setting from `start` with a random network of `cfg` on `device`.
 pub fn mcts_speed(cfg: &NetConfig, device: &Device, start: &Position, b: &MctsBench) -> MctsBenchRow {
     let table = Arc::new(MoveTable::new(&Rules::standard()));
-    let game = Game::new(table, start.clone());
+    let game = Game::new(table, *start);
     let mut eval = NetEvaluator::new(Network::seeded(cfg, 1, device), device);
     let mcts = MctsConfig {
         gumbel: b.gumbel,

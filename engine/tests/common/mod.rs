@@ -636,6 +636,7 @@ pub fn reference_with(pos: &Position, from: Square, rules: &Rules) -> (BTreeSet<
         // or going on) or jumped; the vacated origin and captured squares are empty; the move
         // ends on an empty square, an enemy (captured) or the origin (pass when nothing was
         // captured). Identity: captures in order, destination.
+        #[allow(clippy::too_many_arguments)]
         fn rec(
             pos: &Position,
             c: Color,
