@@ -6,6 +6,10 @@
 # checkpoint directories present:
 #
 #   scripts/ladder-nets.sh runs/cpu-bootstrap/checkpoints runs/cpu/checkpoints BOOT_STEP PURE_STEP
+#
+# Environment: BOOT_KEPT / PURE_KEPT (kept checkpoints of each run measured against depth 1;
+# default "2000 1500 1000 500" / "PURE_STEP 2000 1000"; empty: none), PREV (a previously
+# shipped checkpoint: adds a 100-game match of BOOT_STEP against it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bdir=$1 pdir=$2 bstep=$3 pstep=$4
@@ -29,11 +33,14 @@ run boot$bstep-policy-vs-ab1 --a "mcts:checkpoint=$boot,visits=1,gumbel=0" --b a
 run boot$bstep-v400-vs-ab1 --a "$(net "$boot" 400)" --b alphabeta:depth=1 --games 40 --concurrency 2
 run boot$bstep-v400-vs-ab2 --a "$(net "$boot" 400)" --b alphabeta:depth=2 --games 40 --concurrency 2
 run boot$bstep-v400-vs-ab2-seed2 --a "$(net "$boot" 400)" --b alphabeta:depth=2 --games 200 --concurrency 2 --seed 2
+if [ -n "${PREV:-}" ]; then
+    run boot$bstep-vs-prev --a "$(net "$boot")" --b "$(net "$PREV")" --games 100 --concurrency 2
+fi
 # Pure self-play against the bootstrapped run, and the kept checkpoints of both runs.
 run boot$bstep-vs-pure$pstep --a "$(net "$boot")" --b "$(net "$pure")" --games 100 --concurrency 2
-for s in $pstep 2000 1000; do
+for s in ${PURE_KEPT-$pstep 2000 1000}; do
     run pure$s-vs-ab1 --a "$(net "$(ck "$pdir" $s)")" --b alphabeta:depth=1 --games 100 --concurrency 2
 done
-for s in 2000 1500 1000 500; do
+for s in ${BOOT_KEPT-2000 1500 1000 500}; do
     run boot$s-vs-ab1 --a "$(net "$(ck "$bdir" $s)")" --b alphabeta:depth=1 --games 100 --concurrency 2
 done
