@@ -41,6 +41,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`tenjiku moves | head`) panics.
+    // Restore the default: the process ends quietly, like other Unix tools. Files that matter are
+    // written atomically, so no command can leave one half-written this way.
+    #[cfg(unix)]
+    // SAFETY: setting a signal disposition to its default before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
