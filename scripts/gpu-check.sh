@@ -64,7 +64,7 @@ fi
 # configs/gpu.toml as it ships, except the warm-up (50,000 positions) and the intervals, which
 # are cut so that training and checkpoints happen within the call; evaluation is off (its
 # arena games at 64 visits would take minutes; the MCTS bench above covers search on the GPU).
-sed -e 's/^min_positions = .*/min_positions = 2000/' \
+sed -e 's/^min_positions = .*/min_positions = 500/' \
     -e 's/^checkpoint_every_steps = .*/checkpoint_every_steps = 40/' \
     -e 's/^eval_every_checkpoints = .*/eval_every_checkpoints = 0/' \
     -e 's/^eval_games = .*/eval_games = 4/' \
