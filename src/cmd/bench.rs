@@ -28,7 +28,7 @@ pub struct Args {
     /// mcts: driver threads, comma-separated settings.
     #[arg(long, default_value = "1,2", value_delimiter = ',')]
     threads: Vec<usize>,
-    /// mcts: Burn backend (cpu, flex, ndarray, wgpu, cuda as compiled in; default: the best one).
+    /// mcts: Burn backend: cpu, flex, ndarray, wgpu, cuda as compiled in, or `default` (the best one).
     #[arg(long, default_value = "cpu")]
     backend: String,
 }
