@@ -166,7 +166,36 @@ fn bad_configs_are_one_line_errors() {
     ok(&tenjiku(&["train", "--config", &ok_cfg, "--run-dir", run.to_str().unwrap()]));
     let other = write("other.toml", &tiny.replace("batch_size = 16", "batch_size = 8"));
     assert_one_line_error(&tenjiku(&["train", "--config", &other, "--run-dir", run.to_str().unwrap()]), "`batch_size`");
+    // --set: only the learning schedule may change on a resume; malformed or bad values are
+    // one-line errors naming the field, and nothing is trained.
+    let r = run.to_str().unwrap();
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "batch_size=8"]), "--set batch_size");
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "visitz=3"]), "no such field");
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "lr=-1"]), "`lr`");
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "lr"]), "expected FIELD=VALUE");
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "temperature_plies=soon"]), "temperature_plies");
+    assert_eq!(latest_step(&run), Some(5));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_resumed_run_can_change_its_learning_schedule() {
+    let run = tmpdir("schedule");
+    let r = run.to_str().unwrap();
+    ok(&tenjiku(&["train", "--config", TINY, "--run-dir", r, "--max-steps", "5"]));
+    ok(&tenjiku(&["train", "--run-dir", r, "--max-steps", "10", "--set", "lr=0.0003", "--set", "temperature_plies=2"]));
+    assert_eq!(latest_step(&run), Some(10));
+    // The run's config follows the change, so a plain resume keeps it.
+    let cfg = read(&run.join("config.toml"));
+    assert!(cfg.contains("\nlr = 0.0003\n") && cfg.contains("\ntemperature_plies = 2\n"), "{cfg}");
+    assert!(cfg.contains("\nmax_steps = 5\n"), "the later --max-steps is not written into the config: {cfg}");
+    ok(&tenjiku(&["train", "--run-dir", r, "--max-steps", "15"]));
+    assert_eq!(latest_step(&run), Some(15));
+    let log = read(&run.join("train.log"));
+    let changes: Vec<&str> = log.lines().filter(|l| l.contains("schedule change")).collect();
+    assert_eq!(changes.len(), 1, "{log}");
+    assert!(changes[0].ends_with("schedule change at step 5: lr 0.001 -> 0.0003, temperature_plies 8 -> 2"), "{log}");
+    let _ = std::fs::remove_dir_all(&run);
 }
 
 #[test]

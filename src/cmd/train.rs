@@ -33,6 +33,11 @@ pub struct Args {
     /// config's bootstrap fields). Sets the config's `bootstrap` for a new run.
     #[arg(long, value_parser = parse_bootstrap)]
     bootstrap: Option<Bootstrap>,
+    /// Set a config field, FIELD=VALUE (repeatable). On a resumed run only the learning schedule
+    /// may change (lr, temperature_plies); the change is written to the run's config.toml and
+    /// logged in train.log.
+    #[arg(long = "set", value_name = "FIELD=VALUE")]
+    set: Vec<String>,
     /// Stop after this many minutes (with a checkpoint).
     #[arg(long)]
     max_minutes: Option<f64>,
@@ -50,6 +55,7 @@ pub fn run(a: Args) -> Result<()> {
         max_steps: a.max_steps,
         max_minutes: a.max_minutes,
         bootstrap: a.bootstrap,
+        sets: a.set,
         progress: !a.quiet && std::io::stderr().is_terminal(),
     };
     let s = run::run(&opts).map_err(|e| anyhow!(e))?;

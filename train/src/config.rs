@@ -166,6 +166,13 @@ pub const RUNTIME_FIELDS: [&str; 12] = [
     "eval_movetime_ms",
 ];
 
+/// Fields of the learning schedule that a resumed run may change (`tenjiku train --set`), for
+/// the usual second phase of a long run: a lower learning rate, fewer sampled opening plies.
+/// They change what is learnt from then on, so the change is written into the run's
+/// `config.toml` and logged with its step in `train.log`. Fields the replay schedule or the
+/// recorded games depend on (ratios, window, network, rules) stay fixed.
+pub const SCHEDULE_FIELDS: [&str; 2] = ["lr", "temperature_plies"];
+
 impl RunConfig {
     /// Parse TOML text (`origin` names it in errors) and validate it. `net` is left as written.
     pub fn from_toml(text: &str, origin: &str) -> Result<RunConfig, ConfigError> {
@@ -210,10 +217,12 @@ impl RunConfig {
     pub fn to_toml(&self) -> String {
         let body = toml::to_string(self).expect("a run config serialises");
         format!(
-            "# The config this run started with (`tenjiku train`); the [net] table is a copy of the\n\
-             # network config. Resuming with a different config is refused, except for the fields\n\
-             # {} (how and how long it runs).\n{body}",
-            RUNTIME_FIELDS.join(", ")
+            "# The config of this run (`tenjiku train`); the [net] table is a copy of the network\n\
+             # config. Resuming with a different config is refused, except for the fields\n\
+             # {} (how and how long it runs)\n\
+             # and {} (the learning schedule: changed with --set, logged in train.log).\n{body}",
+            RUNTIME_FIELDS.join(", "),
+            SCHEDULE_FIELDS.join(", ")
         )
     }
 
@@ -314,15 +323,55 @@ impl RunConfig {
         Ok(())
     }
 
+    /// Apply one `FIELD=VALUE` assignment (`tenjiku train --set`; VALUE in TOML syntax, a bare
+    /// word taken as a string), then validate. The error names the field and what was expected.
+    pub fn set_field(&mut self, assignment: &str) -> Result<(), ConfigError> {
+        let (field, raw) = assignment
+            .split_once('=')
+            .map(|(f, v)| (f.trim(), v.trim()))
+            .filter(|(f, v)| !f.is_empty() && !v.is_empty())
+            .ok_or_else(|| ConfigError(format!("--set '{assignment}': expected FIELD=VALUE, e.g. lr=0.0003")))?;
+        let parsed: toml::Value = toml::from_str::<toml::Table>(&format!("v = {raw}"))
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(raw.to_string()));
+        let mut value = toml::Value::try_from(&*self).expect("a run config serialises");
+        let table = value.as_table_mut().expect("a run config is a table");
+        if field == "net" || !table.contains_key(field) {
+            return Err(ConfigError(format!(
+                "--set {field}: no such field (expected a top-level field of a run config, see configs/cpu.toml)"
+            )));
+        }
+        table.insert(field.to_string(), parsed);
+        let cfg: RunConfig = value.try_into().map_err(|e: toml::de::Error| {
+            ConfigError(format!("--set {field}={raw}: {}", e.message().trim().replace('\n', " ")))
+        })?;
+        cfg.validate().map_err(|e| ConfigError(format!("--set {field}={raw}: {e}")))?;
+        *self = cfg;
+        Ok(())
+    }
+
+    /// The [`SCHEDULE_FIELDS`] whose values differ between `self` (the run's) and `other`, each
+    /// with both values.
+    pub fn schedule_changes(&self, other: &RunConfig) -> Vec<(String, String, String)> {
+        let a = serde_json::to_value(self).expect("serialises");
+        let b = serde_json::to_value(other).expect("serialises");
+        SCHEDULE_FIELDS
+            .iter()
+            .filter(|f| a.get(**f) != b.get(**f))
+            .map(|f| (f.to_string(), a[*f].to_string(), b[*f].to_string()))
+            .collect()
+    }
+
     /// The first field (in file order; `net.FIELD` for the network) whose value differs from
-    /// `other`'s, ignoring [`RUNTIME_FIELDS`], with both values.
+    /// `other`'s, ignoring [`RUNTIME_FIELDS`] and [`SCHEDULE_FIELDS`], with both values.
     pub fn first_difference(&self, other: &RunConfig) -> Option<(String, String, String)> {
         let a = serde_json::to_value(self).expect("serialises");
         let b = serde_json::to_value(other).expect("serialises");
         let (a, b) = (a.as_object()?, b.as_object()?);
         let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
         for k in keys {
-            if RUNTIME_FIELDS.contains(&k.as_str()) {
+            if RUNTIME_FIELDS.contains(&k.as_str()) || SCHEDULE_FIELDS.contains(&k.as_str()) {
                 continue;
             }
             let (x, y) = (a.get(k), b.get(k));

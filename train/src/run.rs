@@ -68,6 +68,9 @@ pub struct RunOptions {
     pub max_steps: Option<u64>,
     /// Sets `bootstrap` (a new run; a resumed run must name its own or none).
     pub bootstrap: Option<Bootstrap>,
+    /// `FIELD=VALUE` assignments applied to the config (`--set`); on a resumed run only the
+    /// [`crate::config::SCHEDULE_FIELDS`] and runtime fields may change.
+    pub sets: Vec<String>,
     /// Stop after this many minutes of running.
     pub max_minutes: Option<f64>,
     /// Show the progress bar (drawn only when stderr is a terminal).
@@ -107,12 +110,16 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
     move |e| format!("cannot write {}: {e}", path.display())
 }
 
-/// Settle the config: a new run's, or the run directory's (checked against `--config`).
-fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool), String> {
+/// A schedule field changed on resume: (field, run's value, new value).
+type ScheduleChange = (String, String, String);
+
+/// Settle the config: a new run's, or the run directory's (checked against `--config` and
+/// `--set`), with the schedule changes a resume makes.
+fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Vec<ScheduleChange>), String> {
     let recorded_path = opts.run_dir.join("config.toml");
     let recorded = if recorded_path.exists() { Some(RunConfig::load(&recorded_path).map_err(|e| e.0)?) } else { None };
     let mut cfg = match (&opts.config, &recorded) {
-        (Some(p), rec) => {
+        (Some(p), _) => {
             let mut c = RunConfig::load(p).map_err(|e| e.0)?;
             if let Some(s) = opts.seed {
                 c.seed = s;
@@ -120,15 +127,6 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool), String> {
             if let Some(b) = opts.bootstrap {
                 c.bootstrap = b;
                 c.validate().map_err(|e| format!("{} with --bootstrap {}: {e}", p.display(), b.name()))?;
-            }
-            if let Some(r) = rec {
-                if let Some((field, run, given)) = r.first_difference(&c) {
-                    return Err(format!(
-                        "{} differs from {} in field `{field}` (run: {run}, given: {given}); omit --config to continue the run as it started, or start a new --run-dir",
-                        p.display(),
-                        recorded_path.display()
-                    ));
-                }
             }
             c
         }
@@ -154,18 +152,37 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool), String> {
             return Err(format!("{} has no config.toml: give --config to start a run there", opts.run_dir.display()))
         }
     };
+    for s in &opts.sets {
+        cfg.set_field(s).map_err(|e| e.0)?;
+    }
+    let mut changes = Vec::new();
+    if let Some(r) = &recorded {
+        if let Some((field, run, given)) = r.first_difference(&cfg) {
+            let given_by = match &opts.config {
+                Some(p) if !opts.sets.iter().any(|s| s.split('=').next().map(str::trim) == Some(field.as_str())) => {
+                    format!("{} differs from {}", p.display(), recorded_path.display())
+                }
+                _ => format!("--set {field} would change the run's config {}", recorded_path.display()),
+            };
+            return Err(format!(
+                "{given_by} in field `{field}` (run: {run}, given: {given}); only {} may change when resuming (or start a new --run-dir)",
+                crate::config::SCHEDULE_FIELDS.join(", ")
+            ));
+        }
+        changes = r.schedule_changes(&cfg);
+    }
     if let Some(b) = &opts.backend {
         cfg.backend = b.clone();
     }
     if let Some(m) = opts.max_steps {
         cfg.max_steps = m;
     }
-    Ok((cfg, recorded.is_some()))
+    Ok((cfg, recorded.is_some(), changes))
 }
 
 /// Run (or resume) a training run until a stop condition.
 pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
-    let (cfg, existing) = settle_config(opts)?;
+    let (cfg, existing, changes) = settle_config(opts)?;
     let rules = Rules::load(&cfg.rules).map_err(|e| e.0)?;
     let rules_tag = record::rules_tag(&rules, &cfg.rules);
     let device = nn::backend::device_by_name(&cfg.backend)?;
@@ -214,6 +231,17 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
         return Err(format!("the run's checkpoints play rules '{}', the config says '{rules_tag}'", ckpt.header.rules));
     }
     let mut learner = Learner::new(ckpt, parent, &device, &cfg, &rules_tag)?;
+    if !changes.is_empty() {
+        // The run's config.toml follows the schedule, so a plain resume keeps the new values.
+        let p = run_dir.join("config.toml");
+        let mut kept = cfg.clone();
+        let recorded = RunConfig::load(&p).map_err(|e| e.0)?;
+        kept.backend = recorded.backend;
+        kept.max_steps = recorded.max_steps;
+        record::write_file_atomic(&p, &kept.to_toml()).map_err(io(&p))?;
+        let list: Vec<String> = changes.iter().map(|(f, a, b)| format!("{f} {a} -> {b}")).collect();
+        log.line(&format!("schedule change at step {}: {}", learner.step(), list.join(", ")));
+    }
     let mut last_ckpt_step = learner.step();
 
     // The games so far and the replay window (temporary files of a killed run are removed).
