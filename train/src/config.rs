@@ -351,6 +351,17 @@ impl RunConfig {
         Ok(())
     }
 
+    /// This config with the [`SCHEDULE_FIELDS`] of `other` (what a run directory records
+    /// after a schedule change: its own runtime fields stay).
+    pub fn with_schedule_of(&self, other: &RunConfig) -> RunConfig {
+        let mut a = serde_json::to_value(self).expect("serialises");
+        let b = serde_json::to_value(other).expect("serialises");
+        for f in SCHEDULE_FIELDS {
+            a[f] = b[f].clone();
+        }
+        serde_json::from_value(a).expect("a run config with another run config's schedule")
+    }
+
     /// The [`SCHEDULE_FIELDS`] whose values differ between `self` (the run's) and `other`, each
     /// with both values.
     pub fn schedule_changes(&self, other: &RunConfig) -> Vec<(String, String, String)> {

@@ -110,12 +110,13 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
     move |e| format!("cannot write {}: {e}", path.display())
 }
 
-/// A schedule field changed on resume: (field, run's value, new value).
-type ScheduleChange = (String, String, String);
+/// The schedule fields a resume changes ((field, run's value, new value) each) and the config
+/// the run directory records from then on.
+type ScheduleChange = (Vec<(String, String, String)>, RunConfig);
 
 /// Settle the config: a new run's, or the run directory's (checked against `--config` and
 /// `--set`), with the schedule changes a resume makes.
-fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Vec<ScheduleChange>), String> {
+fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleChange>), String> {
     let recorded_path = opts.run_dir.join("config.toml");
     let recorded = if recorded_path.exists() { Some(RunConfig::load(&recorded_path).map_err(|e| e.0)?) } else { None };
     let mut cfg = match (&opts.config, &recorded) {
@@ -155,7 +156,7 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Vec<ScheduleChan
     for s in &opts.sets {
         cfg.set_field(s).map_err(|e| e.0)?;
     }
-    let mut changes = Vec::new();
+    let mut change = None;
     if let Some(r) = &recorded {
         if let Some((field, run, given)) = r.first_difference(&cfg) {
             let given_by = match &opts.config {
@@ -169,7 +170,10 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Vec<ScheduleChan
                 crate::config::SCHEDULE_FIELDS.join(", ")
             ));
         }
-        changes = r.schedule_changes(&cfg);
+        let fields = r.schedule_changes(&cfg);
+        if !fields.is_empty() {
+            change = Some((fields, r.with_schedule_of(&cfg)));
+        }
     }
     if let Some(b) = &opts.backend {
         cfg.backend = b.clone();
@@ -177,12 +181,12 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Vec<ScheduleChan
     if let Some(m) = opts.max_steps {
         cfg.max_steps = m;
     }
-    Ok((cfg, recorded.is_some(), changes))
+    Ok((cfg, recorded.is_some(), change))
 }
 
 /// Run (or resume) a training run until a stop condition.
 pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
-    let (cfg, existing, changes) = settle_config(opts)?;
+    let (cfg, existing, change) = settle_config(opts)?;
     let rules = Rules::load(&cfg.rules).map_err(|e| e.0)?;
     let rules_tag = record::rules_tag(&rules, &cfg.rules);
     let device = nn::backend::device_by_name(&cfg.backend)?;
@@ -231,14 +235,10 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
         return Err(format!("the run's checkpoints play rules '{}', the config says '{rules_tag}'", ckpt.header.rules));
     }
     let mut learner = Learner::new(ckpt, parent, &device, &cfg, &rules_tag)?;
-    if !changes.is_empty() {
+    if let Some((changes, recorded)) = &change {
         // The run's config.toml follows the schedule, so a plain resume keeps the new values.
         let p = run_dir.join("config.toml");
-        let mut kept = cfg.clone();
-        let recorded = RunConfig::load(&p).map_err(|e| e.0)?;
-        kept.backend = recorded.backend;
-        kept.max_steps = recorded.max_steps;
-        record::write_file_atomic(&p, &kept.to_toml()).map_err(io(&p))?;
+        record::write_file_atomic(&p, &recorded.to_toml()).map_err(io(&p))?;
         let list: Vec<String> = changes.iter().map(|(f, a, b)| format!("{f} {a} -> {b}")).collect();
         log.line(&format!("schedule change at step {}: {}", learner.step(), list.join(", ")));
     }
