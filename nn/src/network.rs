@@ -487,6 +487,11 @@ impl Network {
         }
     }
 
+    /// Whether the network has a material head (`NetConfig::material_head`).
+    pub fn has_material_head(&self) -> bool {
+        self.material.is_some()
+    }
+
     /// The move projection's weights, copied to the host, for [`MoveWeights::logit`].
     pub fn move_weights(&self) -> MoveWeights {
         let w = self.policy.moves.weight.val();

@@ -74,19 +74,20 @@ impl TeacherConfig {
     }
 }
 
-/// Parse and check a teacher spec: an `alphabeta` engine with a depth or node limit and no time
-/// limit (a timed teacher would make the run unrepeatable).
+/// Parse and check the spec of a teacher (or of self-play's `opponent_engine`): an `alphabeta`
+/// engine with a depth or node limit and no time limit (a timed one would make the run
+/// unrepeatable).
 pub fn check_engine(spec: &str) -> Result<EngineSpec, String> {
     let s = EngineSpec::parse(spec).map_err(|e| e.to_string())?;
     if s.kind != "alphabeta" {
-        return Err(format!("the teacher must be an alphabeta engine, not '{}'", s.kind));
+        return Err(format!("must be an alphabeta engine, not '{}'", s.kind));
     }
     AlphaBeta::from_spec(&s).map_err(|e| e.to_string())?;
     if s.get("time").is_some() {
-        return Err("the teacher needs depth= or nodes=, not time= (a timed teacher makes the run unrepeatable)".into());
+        return Err("needs depth= or nodes=, not time= (a timed engine makes the run unrepeatable)".into());
     }
     if s.get("depth").is_none() && s.get("nodes").is_none() {
-        return Err("the teacher needs a depth= or nodes= limit".into());
+        return Err("needs a depth= or nodes= limit".into());
     }
     Ok(s)
 }

@@ -41,6 +41,9 @@ fn default_bootstrap_random_plies() -> u32 {
 fn default_bootstrap_ratio() -> f64 {
     50.0
 }
+fn default_opponent_engine() -> String {
+    "alphabeta:depth=2,tt=8".into()
+}
 
 /// Where a run's first positions come from (`bootstrap`, or `tenjiku train --bootstrap`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +98,12 @@ pub struct RunConfig {
     pub resign_plies: u32,
     pub resign_playout_fraction: f64,
     pub max_plies: u32,
+    /// Share of self-play games in which one side (alternating colour) is `opponent_engine`
+    /// instead of the network (`selfplay.rs`); 0 = pure self-play.
+    #[serde(default)]
+    pub opponent_fraction: f64,
+    #[serde(default = "default_opponent_engine")]
+    pub opponent_engine: String,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -167,11 +176,12 @@ pub const RUNTIME_FIELDS: [&str; 12] = [
 ];
 
 /// Fields of the learning schedule that a resumed run may change (`tenjiku train --set`), for
-/// the usual second phase of a long run: a lower learning rate, fewer sampled opening plies.
-/// They change what is learnt from then on, so the change is written into the run's
-/// `config.toml` and logged with its step in `train.log`. Fields the replay schedule or the
-/// recorded games depend on (ratios, window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 2] = ["lr", "temperature_plies"];
+/// the usual later phases of a long run: a lower learning rate, fewer sampled opening plies,
+/// games against an opponent that punishes what self-play lets pass. They change what is
+/// learnt from then on, so the change is written into the run's `config.toml` and logged with
+/// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
+/// window, network, rules) stay fixed.
+pub const SCHEDULE_FIELDS: [&str; 4] = ["lr", "temperature_plies", "opponent_fraction", "opponent_engine"];
 
 impl RunConfig {
     /// Parse TOML text (`origin` names it in errors) and validate it. `net` is left as written.
@@ -253,6 +263,14 @@ impl RunConfig {
         }
         if !fraction(self.resign_playout_fraction) {
             return bad("resign_playout_fraction", "must be in [0, 1]");
+        }
+        if !fraction(self.opponent_fraction) {
+            return bad("opponent_fraction", "must be in [0, 1]");
+        }
+        if self.opponent_fraction > 0.0 {
+            if let Err(e) = crate::bootstrap::check_engine(&self.opponent_engine) {
+                return bad("opponent_engine", &e);
+            }
         }
         if self.window_positions == 0 {
             return bad("window_positions", "must be at least 1");
@@ -468,5 +486,31 @@ mod tests {
         d.visits += 1;
         d.max_steps += 1;
         assert_eq!(c.first_difference(&d).unwrap().0, "visits");
+    }
+
+    /// Opponent games: both fields are checked, and both belong to the learning schedule (a
+    /// resumed run may change them with `--set`).
+    #[test]
+    fn opponent_fields_are_checked_and_belong_to_the_schedule() {
+        let c = RunConfig::from_toml(TINY, "tiny.toml").unwrap();
+        assert_eq!(c.opponent_fraction, 0.0, "tiny.toml plays pure self-play");
+        let e = RunConfig::from_toml(&TINY.replace("opponent_fraction = 0.0", "opponent_fraction = 1.5"), "x.toml")
+            .unwrap_err()
+            .0;
+        assert!(e.contains("`opponent_fraction`") && e.contains("[0, 1]"), "{e}");
+        let on = TINY.replace("opponent_fraction = 0.0", "opponent_fraction = 0.5");
+        for (engine, why) in [("alphabeta:time=1s", "time="), ("random", "alphabeta"), ("alphabeta", "depth=")] {
+            let text = on.replace("opponent_engine = \"alphabeta:depth=2,tt=8\"", &format!("opponent_engine = \"{engine}\""));
+            let e = RunConfig::from_toml(&text, "x.toml").unwrap_err().0;
+            assert!(e.contains("`opponent_engine`") && e.contains(why), "{engine}: {e}");
+        }
+        let mut d = c.clone();
+        d.set_field("opponent_fraction=0.25").unwrap();
+        d.set_field("opponent_engine=\"alphabeta:depth=1\"").unwrap();
+        assert_eq!(c.first_difference(&d), None, "schedule fields may change on resume");
+        let changed: Vec<String> = c.schedule_changes(&d).into_iter().map(|(f, _, _)| f).collect();
+        assert_eq!(changed, ["opponent_fraction", "opponent_engine"]);
+        assert_eq!(c.with_schedule_of(&d), d);
+        assert!(d.set_field("opponent_fraction=2").unwrap_err().0.contains("opponent_fraction"));
     }
 }

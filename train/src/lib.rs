@@ -20,7 +20,7 @@ use engine::Rules;
 use nn::search::{load_network, NetEvaluator, NetSource};
 
 /// Keys of an `mcts:` spec handled here (the search keys are `MctsConfig::SPEC_KEYS`).
-pub const MCTS_NET_KEYS: [&str; 4] = ["checkpoint", "config", "threads", "backend"];
+pub const MCTS_NET_KEYS: [&str; 5] = ["checkpoint", "config", "threads", "backend", "material_mix"];
 
 /// Build any engine from its spec. The one place where kinds built outside the rules crate
 /// (MCTS with a network) are added, so `arena`, `go`, `play` and `xboard` accept every spec
@@ -37,6 +37,8 @@ pub fn make_player(spec: &EngineSpec, rules: &Rules) -> Result<Box<dyn Player>, 
 /// default config (`configs/net-cpu.toml`, or `config=`), seeded by `seed`. `threads` sets the
 /// CPU backend's worker threads (process-wide, first setting wins). `backend` picks the Burn
 /// device (`cpu`, `flex`, `ndarray`, `wgpu`, `cuda` as compiled in; default: the best one).
+/// `material_mix=W` blends the network's material head into the value the search sees
+/// ([`NetEvaluator::set_material_mix`]).
 pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<MctsPlayer<NetEvaluator>, SpecError> {
     let mut keys: Vec<&str> = engine::mcts::MctsConfig::SPEC_KEYS.to_vec();
     keys.extend_from_slice(&MCTS_NET_KEYS);
@@ -61,7 +63,10 @@ pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<MctsPlayer<NetEva
     let source = NetSource::parse(checkpoint, spec.get("config"), seed);
     let tag = rules.preset_name().unwrap_or("custom");
     let ckpt = load_network(&source, tag, &device).map_err(|e| spec.error(&e))?;
-    let evaluator = NetEvaluator::new(ckpt.network, &device);
+    let mut evaluator = NetEvaluator::new(ckpt.network, &device);
+    if let Some(w) = spec.number::<f32>("material_mix")? {
+        evaluator.set_material_mix(w).map_err(|e| spec.error(&e))?;
+    }
     MctsPlayer::from_spec(spec, evaluator, &MCTS_NET_KEYS)
 }
 

@@ -299,7 +299,14 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
     } else {
         None
     };
-    let sp_cfg = SelfPlayConfig::from_run(&cfg, &rules_tag);
+    let sp_cfg = SelfPlayConfig::from_run(&cfg, &rules_tag)?;
+    if cfg.opponent_fraction > 0.0 {
+        log.line(&format!(
+            "opponent games: {:.0}% of self-play games have {} on one side",
+            cfg.opponent_fraction * 100.0,
+            cfg.opponent_engine
+        ));
+    }
     let mut selfplay: Option<SelfPlay> = None;
     let mut evaluator = NetEvaluator::new(learner.network(), &device);
 

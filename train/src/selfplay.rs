@@ -13,6 +13,15 @@
 //!   of its consecutive moves resigns, except in a share `resign_playout_fraction` of the games,
 //!   which are played out and record who would have resigned (the false-resignation check).
 //! - **Ply cap**: the rules' own cap, and `max_plies` when set (a draw).
+//! - **Opponent games** (`opponent_fraction`, off by default): in that share of the games one
+//!   side, Black in even-numbered games and White in odd ones, is `opponent_engine` (an
+//!   alpha-beta searcher at a fixed depth) instead of the network. Self-play lets many weak
+//!   moves pass, because the same network plays both sides; an opponent that defends and takes
+//!   what is left hanging shows the network what those moves cost. The opponent's moves are
+//!   played at once (the slot's search only ever sees the network to move) and recorded as
+//!   value-only plies (no policy target: the policy still learns only from the network's own
+//!   searches); the network's moves are recorded as in any other game. The opponent resigns as
+//!   the bootstrap teacher does (`bootstrap.rs`), and the network by the usual rule.
 //!
 //! # Determinism
 //! Game number `i` draws everything (playout caps, move sampling, resignation playout, the
@@ -23,9 +32,12 @@
 //! time; so a whole run from scratch repeats too, up to the floating-point determinism of the
 //! backend.)
 
+use crate::bootstrap::{RESIGN_CP, RESIGN_MOVES, VALUE_SCALE_CP};
 use crate::replay::{GameFile, PlyRecord};
+use engine::alphabeta::AlphaBeta;
 use engine::game::{DrawReason, Game, Outcome};
 use engine::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
+use engine::player::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -45,14 +57,22 @@ pub struct SelfPlayConfig {
     pub resign_playout_fraction: f64,
     /// 0 = the rules' cap only.
     pub max_plies: u32,
+    /// Share of games played against `opponent` (checked with the run config).
+    pub opponent_fraction: f64,
+    pub opponent: EngineSpec,
     pub threads: usize,
     pub seed: u64,
     pub rules_tag: String,
 }
 
 impl SelfPlayConfig {
-    pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> SelfPlayConfig {
-        SelfPlayConfig {
+    pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> Result<SelfPlayConfig, String> {
+        let opponent = if c.opponent_fraction > 0.0 {
+            crate::bootstrap::check_engine(&c.opponent_engine).map_err(|e| format!("opponent_engine: {e}"))?
+        } else {
+            EngineSpec::parse("alphabeta:depth=1").expect("a valid spec")
+        };
+        Ok(SelfPlayConfig {
             concurrent_games: c.concurrent_games,
             visits: c.visits,
             cheap_visits: c.cheap_visits,
@@ -63,10 +83,12 @@ impl SelfPlayConfig {
             resign_plies: c.resign_plies,
             resign_playout_fraction: c.resign_playout_fraction,
             max_plies: c.max_plies,
+            opponent_fraction: c.opponent_fraction,
+            opponent,
             threads: c.threads,
             seed: c.seed,
             rules_tag: rules_tag.to_string(),
-        }
+        })
     }
 }
 
@@ -93,6 +115,10 @@ struct Slot {
     /// Whether the search in progress is a full one (set before the search starts: the Gumbel
     /// schedule is fixed when the root is set up).
     full: bool,
+    /// In an opponent game: the opponent's colour and engine.
+    opponent: Option<(Color, AlphaBeta)>,
+    /// The opponent's consecutive moves below its resignation score.
+    opponent_low: u32,
 }
 
 /// A finished game and its number.
@@ -169,11 +195,15 @@ impl SelfPlay {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let resign_off = rng.gen_bool(self.cfg.resign_playout_fraction);
         let full = rng.gen_bool(self.cfg.full_search_fraction);
+        // Drawn only when opponent games are on, so the games of a pure self-play run do not
+        // change with this feature.
+        let opponent = (self.cfg.opponent_fraction > 0.0 && rng.gen_bool(self.cfg.opponent_fraction)).then(|| {
+            let mut ab = AlphaBeta::from_spec(&self.cfg.opponent).expect("opponent spec checked with the config");
+            ab.set_seed(mix(seed, 0x0990));
+            (if index % 2 == 0 { Color::Black } else { Color::White }, ab)
+        });
         let game = Game::new(self.table.clone(), Position::start());
-        let mut mcts = self.mcts_config(mix(seed, 0x5EA4C4));
-        mcts.visits = if full { self.cfg.visits } else { self.cfg.cheap_visits };
-        let search = Search::new(mcts, &game);
-        let slot = Slot {
+        let mut slot = Slot {
             game,
             index,
             seed,
@@ -184,7 +214,15 @@ impl SelfPlay {
             would_resign: None,
             net_step: self.net_step,
             full,
+            opponent,
+            opponent_low: 0,
         };
+        // The opponent opens when it has Black; the search then starts from its move.
+        let over = opponent_moves(&mut slot, &self.cfg);
+        debug_assert!(!over, "a game does not end on its first ply");
+        let mut mcts = self.mcts_config(mix(seed, 0x5EA4C4));
+        mcts.visits = if full { self.cfg.visits } else { self.cfg.cheap_visits };
+        let search = Search::new(mcts, &slot.game);
         (slot, search)
     }
 
@@ -268,10 +306,8 @@ impl SelfPlay {
         if resigns && !slot.resign_off && !slot.game.is_over() {
             slot.game.resign(us);
         }
-        if !slot.game.is_over() && cfg.max_plies > 0 && slot.game.ply_count() as u32 >= cfg.max_plies {
-            slot.game.set_outcome(Outcome::Draw(DrawReason::PlyCap));
-        }
-        slot.game.is_over()
+        cap_plies(&mut slot.game, cfg);
+        slot.game.is_over() || opponent_moves(slot, cfg)
     }
 
     fn finish(&self, s: Slot) -> Finished {
@@ -290,6 +326,38 @@ impl SelfPlay {
     }
 }
 
+/// End the game as a draw at `max_plies` (when set).
+fn cap_plies(game: &mut Game, cfg: &SelfPlayConfig) {
+    if !game.is_over() && cfg.max_plies > 0 && game.ply_count() as u32 >= cfg.max_plies {
+        game.set_outcome(Outcome::Draw(DrawReason::PlyCap));
+    }
+}
+
+/// In an opponent game with the opponent to move: its move (or its resignation), recorded as a
+/// value-only ply. Returns whether the game is over.
+fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
+    let Some((colour, ab)) = slot.opponent.as_mut() else { return false };
+    if slot.game.is_over() || slot.game.side_to_move() != *colour {
+        return slot.game.is_over();
+    }
+    let r = ab.search(&slot.game, &mut |_| {});
+    slot.opponent_low = if r.score < -RESIGN_CP { slot.opponent_low + 1 } else { 0 };
+    if slot.opponent_low >= RESIGN_MOVES {
+        slot.game.resign(*colour);
+        return true;
+    }
+    let value = (r.score as f32 / VALUE_SCALE_CP).tanh();
+    slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy: Vec::new(), is_policy_target: false });
+    if let Err(e) = slot.game.play(r.best) {
+        // The searcher only offers legal moves; should this ever fail, end the game as a draw
+        // rather than stop the run.
+        eprintln!("warning: self-play game {}: opponent: {e}; ended as a draw", slot.index);
+        slot.game.set_outcome(Outcome::Draw(DrawReason::Agreement));
+    }
+    cap_plies(&mut slot.game, cfg);
+    slot.game.is_over()
+}
+
 /// Entropy (nats) of the network's priors at the root.
 fn entropy(r: &SearchResult) -> f64 {
     let total: f64 = r.root_moves.iter().map(|m| m.prior.max(0.0) as f64).sum();
@@ -297,4 +365,87 @@ fn entropy(r: &SearchResult) -> f64 {
         return 0.0;
     }
     r.root_moves.iter().map(|m| m.prior.max(0.0) as f64 / total).filter(|&p| p > 0.0).map(|p| -p * p.ln()).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::mcts::UniformEvaluator;
+
+    fn cfg(threads: usize) -> SelfPlayConfig {
+        SelfPlayConfig {
+            concurrent_games: 3,
+            visits: 8,
+            cheap_visits: 4,
+            gumbel_considered: 4,
+            full_search_fraction: 0.5,
+            temperature_plies: 4,
+            resign_threshold: -1.0,
+            resign_plies: 0,
+            resign_playout_fraction: 0.0,
+            max_plies: 24,
+            opponent_fraction: 1.0,
+            opponent: crate::bootstrap::check_engine("alphabeta:depth=1,tt=1").unwrap(),
+            threads,
+            seed: 5,
+            rules_tag: "standard".into(),
+        }
+    }
+
+    fn games(threads: usize, n: usize) -> Vec<Finished> {
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let mut sp = SelfPlay::new(cfg(threads), table, 0, 0);
+        let mut done = Vec::new();
+        while done.len() < n {
+            done.extend(sp.round(&mut UniformEvaluator).0);
+        }
+        done.sort_by_key(|f| f.index);
+        done.truncate(n);
+        done
+    }
+
+    /// Opponent games: the opponent has Black in even-numbered games and White in odd ones, its
+    /// plies are value-only (the network's full searches still give policy targets), the games
+    /// replay, and the same seed gives the same games whatever the thread count.
+    #[test]
+    fn opponent_games_record_value_only_opponent_plies_and_repeat() {
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let a = games(1, 4);
+        let mut opponent_plies = 0;
+        for f in &a {
+            let g = &f.file;
+            assert!(!g.plies.is_empty() && g.plies.len() <= 24, "game {}: {} plies", f.index, g.plies.len());
+            // Ply i is Black's when i is even (Black moves first).
+            let opponent_parity = (f.index % 2) as usize;
+            for (i, p) in g.plies.iter().enumerate() {
+                if i % 2 == opponent_parity {
+                    assert!(!p.is_policy_target && p.policy.is_empty(), "game {} ply {i}: opponent ply with a policy", f.index);
+                    opponent_plies += 1;
+                }
+            }
+            assert!(
+                g.plies.iter().enumerate().any(|(i, p)| i % 2 != opponent_parity && p.is_policy_target),
+                "game {}: the network's full searches are policy targets",
+                f.index
+            );
+            assert_eq!(g.samples(&table).unwrap().len(), g.plies.len(), "game {} replays", f.index);
+        }
+        assert!(opponent_plies > 0);
+        let b = games(2, 4);
+        assert_eq!(
+            a.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>(),
+            b.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>()
+        );
+    }
+
+    /// The opponent's first move is played before the network's first search, so a game where
+    /// the opponent has Black starts with the network to move (White).
+    #[test]
+    fn the_opponent_opens_with_black() {
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let sp = SelfPlay::new(cfg(1), table, 0, 0);
+        assert_eq!(sp.slots[0].game.ply_count(), 1, "game 0: the opponent (Black) has moved");
+        assert_eq!(sp.slots[0].game.side_to_move(), Color::White);
+        assert_eq!(sp.slots[1].game.ply_count(), 0, "game 1: the network (Black) moves first");
+    }
 }

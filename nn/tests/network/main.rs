@@ -2,7 +2,9 @@
 //! (minutes with thin LTO on 2 cores), so they share one.
 //!
 //! - `checkpoint`: save/load round trips, the other CPU backend, damaged and mismatched files;
+//! - `material_mix`: the search's value blends the WDL and material heads as documented;
 //! - `overfit`: a tiny network memorises a handful of positions (heads and losses wired right).
 
 mod checkpoint;
+mod material_mix;
 mod overfit;
