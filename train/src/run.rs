@@ -159,10 +159,11 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleC
     let mut change = None;
     if let Some(r) = &recorded {
         if let Some((field, run, given)) = r.first_difference(&cfg) {
-            let given_by = match &opts.config {
-                Some(p) if !opts.sets.iter().any(|s| s.split('=').next().map(str::trim) == Some(field.as_str())) => {
-                    format!("{} differs from {}", p.display(), recorded_path.display())
-                }
+            // Blame `--set` when it names the field, else the `--config` file (without
+            // `--config`, only a `--set` can differ from the run's own config).
+            let named_by_set = opts.sets.iter().any(|s| s.split('=').next().map(str::trim) == Some(field.as_str()));
+            let given_by = match (&opts.config, named_by_set) {
+                (Some(p), false) => format!("{} differs from {}", p.display(), recorded_path.display()),
                 _ => format!("--set {field} would change the run's config {}", recorded_path.display()),
             };
             return Err(format!(
