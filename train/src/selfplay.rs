@@ -57,9 +57,10 @@ pub struct SelfPlayConfig {
     pub resign_playout_fraction: f64,
     /// 0 = the rules' cap only.
     pub max_plies: u32,
-    /// Share of games played against `opponent` (checked with the run config).
+    /// Share of games played against `opponent` (checked with the run config); `opponent` is
+    /// `None` when the share is 0.
     pub opponent_fraction: f64,
-    pub opponent: EngineSpec,
+    pub opponent: Option<EngineSpec>,
     pub threads: usize,
     pub seed: u64,
     pub rules_tag: String,
@@ -68,9 +69,9 @@ pub struct SelfPlayConfig {
 impl SelfPlayConfig {
     pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> Result<SelfPlayConfig, String> {
         let opponent = if c.opponent_fraction > 0.0 {
-            crate::bootstrap::check_engine(&c.opponent_engine).map_err(|e| format!("opponent_engine: {e}"))?
+            Some(crate::bootstrap::check_engine(&c.opponent_engine).map_err(|e| format!("opponent_engine: {e}"))?)
         } else {
-            EngineSpec::parse("alphabeta:depth=1").expect("a valid spec")
+            None
         };
         Ok(SelfPlayConfig {
             concurrent_games: c.concurrent_games,
@@ -197,8 +198,8 @@ impl SelfPlay {
         let full = rng.gen_bool(self.cfg.full_search_fraction);
         // Drawn only when opponent games are on, so the games of a pure self-play run do not
         // change with this feature.
-        let opponent = (self.cfg.opponent_fraction > 0.0 && rng.gen_bool(self.cfg.opponent_fraction)).then(|| {
-            let mut ab = AlphaBeta::from_spec(&self.cfg.opponent).expect("opponent spec checked with the config");
+        let opponent = self.cfg.opponent.as_ref().filter(|_| rng.gen_bool(self.cfg.opponent_fraction)).map(|spec| {
+            let mut ab = AlphaBeta::from_spec(spec).expect("opponent spec checked with the config");
             ab.set_seed(mix(seed, 0x0990));
             (if index % 2 == 0 { Color::Black } else { Color::White }, ab)
         });
@@ -385,7 +386,7 @@ mod tests {
             resign_playout_fraction: 0.0,
             max_plies: 24,
             opponent_fraction: 1.0,
-            opponent: crate::bootstrap::check_engine("alphabeta:depth=1,tt=1").unwrap(),
+            opponent: Some(crate::bootstrap::check_engine("alphabeta:depth=1,tt=1").unwrap()),
             threads,
             seed: 5,
             rules_tag: "standard".into(),
