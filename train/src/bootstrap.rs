@@ -203,7 +203,7 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
         teacher: true,
         plies,
     };
-    Finished { index, file }
+    Finished { index, file, opponent: None }
 }
 
 #[cfg(test)]

@@ -21,14 +21,17 @@
 //!   (`inf` when unbounded), and `baseline` (the baseline's engine spec), in evaluation rows;
 //! - `elo_equal_time`, `elo_equal_time_ci`: against plain alpha-beta at `eval_movetime_ms` per
 //!   move for both sides (evaluation rows of runs with that set). A file written before these two
-//!   columns existed gets the new header when a run reopens it.
+//!   columns existed gets the new header when a run reopens it;
+//! - `opponent_games`, `opponent_score`: the opponent games (`opponent_fraction`) finished since
+//!   the previous row, and the network's score in them (win 1, draw ½): how the network now
+//!   does against `opponent_engine`, measured on the games it trains on.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// The header row of metrics.csv.
-pub const COLUMNS: [&str; 22] = [
+pub const COLUMNS: [&str; 24] = [
     "time_s",
     "step",
     "games",
@@ -51,6 +54,8 @@ pub const COLUMNS: [&str; 22] = [
     "baseline",
     "elo_equal_time",
     "elo_equal_time_ci",
+    "opponent_games",
+    "opponent_score",
 ];
 
 /// One row; `None` cells are written empty.
@@ -78,6 +83,8 @@ pub struct Row {
     pub baseline: Option<String>,
     pub elo_equal_time: Option<f64>,
     pub elo_equal_time_ci: Option<f64>,
+    pub opponent_games: Option<u64>,
+    pub opponent_score: Option<f64>,
 }
 
 fn num(x: Option<f64>) -> String {
@@ -131,6 +138,8 @@ impl Row {
             self.baseline.as_deref().map(csv_text).unwrap_or_default(),
             num(self.elo_equal_time),
             num(self.elo_equal_time_ci),
+            self.opponent_games.map(|n| n.to_string()).unwrap_or_default(),
+            num(self.opponent_score),
         ];
         cells.join(",")
     }
@@ -228,6 +237,9 @@ pub struct Accumulator {
     pub would_resign: u64,
     pub false_resign: u64,
     pub positions: u64,
+    /// Opponent games finished, and the network's points in them.
+    pub opponent_games: u64,
+    pub opponent_points: f64,
 }
 
 impl Accumulator {
@@ -243,6 +255,10 @@ impl Accumulator {
         row.game_length = per(self.game_plies as f64, self.games);
         row.resign_rate = per(self.resigned as f64, self.games);
         row.false_resign_rate = per(self.false_resign as f64, self.would_resign);
+        if self.opponent_games > 0 {
+            row.opponent_games = Some(self.opponent_games);
+            row.opponent_score = per(self.opponent_points, self.opponent_games);
+        }
         if seconds > 0.0 {
             row.selfplay_positions_per_s = Some(self.positions as f64 / seconds);
             row.train_steps_per_s = Some(self.steps as f64 / seconds);
@@ -258,7 +274,7 @@ mod tests {
     fn rows_have_every_column_and_a_cut_line_is_dropped() {
         let row = Row { time_s: 1.5, step: 3, baseline: Some("a,b".into()), ..Row::default() };
         let csv = row.to_csv();
-        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,");
+        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,,,");
         let dir = std::env::temp_dir().join(format!("tenjiku-metrics-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("m.csv");

@@ -1,5 +1,6 @@
 //! `tenjiku plot RUN`: charts of a training run's `metrics.csv` as PNG files in the run
-//! directory: `losses.png`, `entropy.png`, `game_length.png`, `elo.png`.
+//! directory: `losses.png`, `entropy.png`, `game_length.png`, `elo.png`, and `opponent.png` for a
+//! run with opponent games.
 //!
 //! Columns are found by name in the header row (see `metrics.rs` for what they mean); a
 //! missing column or an empty cell just leaves that series out, so a run without evaluations
@@ -109,7 +110,44 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
         vec![line("mean game length", "game_length")],
     )?;
     chart("elo.png", "Elo over training (95% intervals)", "Elo", elo_lines(&metrics))?;
+    chart(
+        "opponent.png",
+        &format!("Network's score in the opponent games (last {OPPONENT_WINDOW} games, 95% intervals)"),
+        "score (%)",
+        vec![opponent_line(&metrics, OPPONENT_WINDOW)],
+    )?;
     Ok(written)
+}
+
+/// Opponent games per point of `opponent.png`: a row holds only the few games finished since the
+/// previous one, so the chart shows a trailing window.
+const OPPONENT_WINDOW: u64 = 200;
+
+/// The network's score (%) in the last `window` opponent games at each row's step, with the
+/// binomial 95% half-width; points start once a quarter of a window has been played.
+fn opponent_line(m: &Metrics, window: u64) -> Line {
+    let mut line = Line { label: "score against opponent_engine".into(), points: Vec::new(), errors: Vec::new() };
+    let (Some(si), Some(gi), Some(ci)) = (m.col("step"), m.col("opponent_games"), m.col("opponent_score")) else {
+        return line;
+    };
+    let mut recent = std::collections::VecDeque::new();
+    let (mut games, mut points) = (0.0, 0.0);
+    for r in m.rows.iter().filter(|r| r[si].is_finite() && r[gi] > 0.0 && r[ci].is_finite()) {
+        recent.push_back((r[gi], r[gi] * r[ci]));
+        games += r[gi];
+        points += r[gi] * r[ci];
+        while recent.len() > 1 && games - recent[0].0 >= window as f64 {
+            let (g, p) = recent.pop_front().expect("not empty");
+            games -= g;
+            points -= p;
+        }
+        if games >= window as f64 / 4.0 {
+            let p = points / games;
+            line.points.push((r[si], 100.0 * p));
+            line.errors.push(100.0 * 1.96 * (p * (1.0 - p) / games).sqrt());
+        }
+    }
+    line
 }
 
 /// Charts comparing runs (e.g. pure self-play against `--bootstrap alphabeta`) in `out`:
@@ -312,6 +350,26 @@ mod tests {
         let files = plot_compare(&[dir.clone(), dir.clone()], &cmp).unwrap();
         assert_eq!(files, [cmp.join("compare-score.png"), cmp.join("compare-policy-loss.png")]);
         assert!(plot_compare(&[dir.join("missing")], &cmp).unwrap_err().contains("cannot read metrics"));
+
+        // Opponent games: a trailing window of games, points once a quarter window is in.
+        let mut csv = String::from("step,opponent_games,opponent_score\n");
+        for s in 1..=10 {
+            // Rows 1-5: 20 games at 25%; rows 6-10: 20 games at 75%; row 3 has no games.
+            let (g, p) = if s == 3 { (String::new(), String::new()) } else { ("20".into(), if s <= 5 { "0.25" } else { "0.75" }.to_string()) };
+            csv += &format!("{},{g},{p}\n", s * 10);
+        }
+        std::fs::write(dir.join("metrics.csv"), csv).unwrap();
+        let m = Metrics::load(&dir.join("metrics.csv")).unwrap();
+        let l = opponent_line(&m, 80);
+        // Window 80 (4 rows of 20): first point at 20 games (row 1), the last over rows 7-10.
+        assert_eq!(l.points.first(), Some(&(10.0, 25.0)));
+        assert_eq!(l.points.last(), Some(&(100.0, 75.0)));
+        assert_eq!(l.points.len(), 9);
+        // Row 6: rows 2, 4, 5 at 25% and row 6 at 75% = 37.5%.
+        assert_eq!(l.points[4], (60.0, 37.5));
+        assert!((l.errors[8] - 100.0 * 1.96 * (0.75f64 * 0.25 / 80.0).sqrt()).abs() < 1e-9);
+        let files = plot_run(&dir).unwrap();
+        assert!(files.iter().any(|f| f.ends_with("opponent.png")), "{files:?}");
 
         std::fs::write(dir.join("metrics.csv"), "step,loss_total\n").unwrap();
         assert!(plot_run(&dir).unwrap_err().contains("no rows yet"));

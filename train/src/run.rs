@@ -451,6 +451,13 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
                         a.would_resign += 1;
                         a.false_resign += wrong as u64;
                     }
+                    if let Some(opponent) = f.opponent {
+                        a.opponent_games += 1;
+                        a.opponent_points += match f.file.outcome {
+                            Outcome::Win { winner, .. } => (winner != opponent) as u8 as f64,
+                            Outcome::Draw(_) => 0.5,
+                        };
+                    }
                 }
                 match f.file.samples(&table) {
                     Ok(s) => buffer.push_game(s),
@@ -512,8 +519,12 @@ fn report_line(row: &Row, cum: &Accumulator) -> String {
     } else {
         String::new()
     };
+    let opp = match (row.opponent_games, row.opponent_score) {
+        (Some(n), Some(p)) => format!(" opponent games {n} scored {p:.3}"),
+        _ => String::new(),
+    };
     format!(
-        "step {}: loss {} (policy {} value {} moves-left {} material {}) entropy {} | games {} positions {} length {} resign {}{fr} | {} pos/s {} steps/s",
+        "step {}: loss {} (policy {} value {} moves-left {} material {}) entropy {} | games {} positions {} length {} resign {}{fr}{opp} | {} pos/s {} steps/s",
         row.step,
         f(row.loss_total),
         f(row.loss_policy),

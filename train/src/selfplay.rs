@@ -126,6 +126,8 @@ struct Slot {
 pub struct Finished {
     pub index: u64,
     pub file: GameFile,
+    /// In an opponent game, the opponent's colour (the network played the other).
+    pub opponent: Option<Color>,
 }
 
 /// What one round did (for metrics).
@@ -166,10 +168,12 @@ impl SelfPlay {
             cfg,
         };
         for _ in 0..sp.cfg.concurrent_games {
-            let (slot, search) = sp.new_game();
+            let slot = sp.new_game();
             sp.slots.push(slot);
-            sp.searches.push(search);
         }
+        let over = opponent_replies(&mut sp.slots, &sp.cfg);
+        debug_assert!(!over.contains(&true), "a game does not end on its first ply");
+        sp.searches = sp.slots.iter().map(|s| sp.new_search(s)).collect();
         sp
     }
 
@@ -189,7 +193,9 @@ impl SelfPlay {
         }
     }
 
-    fn new_game(&mut self) -> (Slot, Search) {
+    /// Start the next game in a new slot. When the opponent has Black it has not moved yet:
+    /// [`opponent_replies`] plays its opening move with the other games' replies.
+    fn new_game(&mut self) -> Slot {
         let index = self.next_game;
         self.next_game += 1;
         let seed = mix(self.cfg.seed, index);
@@ -204,7 +210,7 @@ impl SelfPlay {
             (if index % 2 == 0 { Color::Black } else { Color::White }, ab)
         });
         let game = Game::new(self.table.clone(), Position::start());
-        let mut slot = Slot {
+        Slot {
             game,
             index,
             seed,
@@ -217,24 +223,25 @@ impl SelfPlay {
             full,
             opponent,
             opponent_low: 0,
-        };
-        // The opponent opens when it has Black; the search then starts from its move.
-        let over = opponent_moves(&mut slot, &self.cfg);
-        debug_assert!(!over, "a game does not end on its first ply");
-        let mut mcts = self.mcts_config(mix(seed, 0x5EA4C4));
-        mcts.visits = if full { self.cfg.visits } else { self.cfg.cheap_visits };
-        let search = Search::new(mcts, &slot.game);
-        (slot, search)
+        }
     }
 
-    /// Play one move in every game; returns the games that finished (new ones take their
-    /// slots).
+    /// A search for the newly started game in `slot` (after the opponent's opening move, if any).
+    fn new_search(&self, slot: &Slot) -> Search {
+        let mut mcts = self.mcts_config(mix(slot.seed, 0x5EA4C4));
+        mcts.visits = if slot.full { self.cfg.visits } else { self.cfg.cheap_visits };
+        Search::new(mcts, &slot.game)
+    }
+
+    /// Play one move in every game (and the opponent's reply in opponent games); returns the
+    /// games that finished (new ones take their slots).
     pub fn round<E: Evaluator + ?Sized>(&mut self, evaluator: &mut E) -> (Vec<Finished>, RoundStats) {
         let mut stats = RoundStats::default();
         let before = self.driver.stats.evaluated;
         self.driver.run(&mut self.searches, evaluator);
         stats.evaluations = self.driver.stats.evaluated - before;
         let mut finished = Vec::new();
+        let mut fresh = vec![false; self.slots.len()];
         for i in 0..self.slots.len() {
             let r = self.searches[i].result();
             let full = self.slots[i].full;
@@ -242,10 +249,23 @@ impl SelfPlay {
             stats.full += full as u64;
             stats.entropy_sum += entropy(&r);
             if self.play(i, &r, full) {
-                let (slot, search) = self.new_game();
-                let old = std::mem::replace(&mut self.slots[i], slot);
-                self.searches[i] = search;
-                finished.push(self.finish(old));
+                finished.push(self.replace(i));
+                fresh[i] = true;
+            }
+        }
+        // The opponent's moves: its replies, and its opening moves in the new games.
+        let over = opponent_replies(&mut self.slots, &self.cfg);
+        for i in (0..self.slots.len()).filter(|&i| over[i]) {
+            finished.push(self.replace(i));
+            fresh[i] = true;
+            // Rare (a game the opponent ended, then a new one where it has Black): its opening
+            // move is searched here, alone.
+            let over = opponent_moves(&mut self.slots[i], &self.cfg);
+            debug_assert!(!over, "a game does not end on its first ply");
+        }
+        for i in 0..self.slots.len() {
+            if fresh[i] {
+                self.searches[i] = self.new_search(&self.slots[i]);
             } else {
                 let slot = &mut self.slots[i];
                 slot.full = slot.rng.gen_bool(self.cfg.full_search_fraction);
@@ -254,6 +274,13 @@ impl SelfPlay {
             }
         }
         (finished, stats)
+    }
+
+    /// Start the next game in slot `i`; returns the game it held.
+    fn replace(&mut self, i: usize) -> Finished {
+        let slot = self.new_game();
+        let old = std::mem::replace(&mut self.slots[i], slot);
+        self.finish(old)
     }
 
     /// Record and play the move of slot `i`; returns whether the game is over.
@@ -308,7 +335,7 @@ impl SelfPlay {
             slot.game.resign(us);
         }
         cap_plies(&mut slot.game, cfg);
-        slot.game.is_over() || opponent_moves(slot, cfg)
+        slot.game.is_over()
     }
 
     fn finish(&self, s: Slot) -> Finished {
@@ -323,7 +350,7 @@ impl SelfPlay {
             teacher: false,
             plies: s.plies,
         };
-        Finished { index: s.index, file }
+        Finished { index: s.index, file, opponent: s.opponent.map(|(c, _)| c) }
     }
 }
 
@@ -332,6 +359,14 @@ fn cap_plies(game: &mut Game, cfg: &SelfPlayConfig) {
     if !game.is_over() && cfg.max_plies > 0 && game.ply_count() as u32 >= cfg.max_plies {
         game.set_outcome(Outcome::Draw(DrawReason::PlyCap));
     }
+}
+
+/// The opponent's move in every opponent game where it is to move, searched in parallel (on the
+/// process's worker pool: each slot has its own engine, so the results do not depend on the
+/// thread count). Returns, per slot, whether its game is over.
+fn opponent_replies(slots: &mut [Slot], cfg: &SelfPlayConfig) -> Vec<bool> {
+    use rayon::prelude::*;
+    slots.par_iter_mut().map(|slot| opponent_moves(slot, cfg)).collect()
 }
 
 /// In an opponent game with the opponent to move: its move (or its resignation), recorded as a
