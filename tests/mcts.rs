@@ -98,6 +98,8 @@ fn bad_mcts_specs_are_one_line_errors() {
         ("mcts:checkpoint=random,config=/no/such.toml", "cannot read network config /no/such.toml"),
         ("mcts:checkpoint=random,threads=0", "threads must be at least 1"),
         ("mcts:checkpoint=random,backend=tpu", "unknown or not compiled-in backend 'tpu'"),
+        ("mcts:checkpoint=random,qsearch_mix=2", "qsearch_mix must be between 0 and 1, got 2"),
+        ("mcts:checkpoint=random,material_mix=-1", "material_mix must be between 0 and 1, got -1"),
     ];
     for (spec, want) in cases {
         let o = tenjiku(&["go", "--engine", spec]);

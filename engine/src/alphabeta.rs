@@ -23,6 +23,7 @@
 //! iteration, else the first root move in static order (captures of the most valuable victims
 //! first).
 
+mod quiesce;
 mod threats;
 
 use crate::eval::{EvalConfig, Evaluator};
@@ -35,6 +36,7 @@ use crate::powers::MoveTable;
 use crate::rules::DoubleRoyalLoss;
 use crate::square::PAD_CELLS;
 use crate::tt::{Bound, Tt};
+pub use quiesce::{Quiescer, QUIESCE_NODE_LIMIT};
 use threats::{Facts, Threats};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
