@@ -26,9 +26,9 @@
 //! the same seed gives the same games whatever the thread count.
 
 use crate::replay::{GameFile, PlyRecord};
-use crate::selfplay::{mix, Finished};
+use crate::selfplay::{cap_plies, mix, play_or_draw, Finished};
 use engine::alphabeta::AlphaBeta;
-use engine::game::{DrawReason, Game, Outcome};
+use engine::game::Game;
 use engine::player::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
@@ -155,6 +155,19 @@ fn near_best_random_move(
     best
 }
 
+/// Count a move of an alpha-beta player (the teacher, or self-play's opponent) scored `score`
+/// towards its resignation: returns whether it now resigns ([`RESIGN_CP`] for
+/// [`RESIGN_MOVES`] consecutive moves; `low` is its count).
+pub fn resigns(low: &mut u32, score: i32) -> bool {
+    *low = if score < -RESIGN_CP { *low + 1 } else { 0 };
+    *low >= RESIGN_MOVES
+}
+
+/// The stored root value of an alpha-beta score: `tanh(score / VALUE_SCALE_CP)`.
+pub fn score_value(score: i32) -> f32 {
+    (score as f32 / VALUE_SCALE_CP).tanh()
+}
+
 /// Play teacher game number `index`.
 pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Finished {
     let seed = mix(cfg.seed, index);
@@ -167,14 +180,12 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
     while !game.is_over() {
         let us = game.side_to_move();
         let r = teacher.search(&game, &mut |_| {});
-        let side = (us == Color::White) as usize;
-        low[side] = if r.score < -RESIGN_CP { low[side] + 1 } else { 0 };
-        if low[side] >= RESIGN_MOVES {
+        if resigns(&mut low[(us == Color::White) as usize], r.score) {
             game.resign(us);
             break;
         }
         let policy = nn::policy::move_index(r.best, us).map(|i| vec![(i as u32, u16::MAX)]).unwrap_or_default();
-        let value = (r.score as f32 / VALUE_SCALE_CP).tanh();
+        let value = score_value(r.score);
         let mv = if (game.ply_count() as u32) < cfg.random_plies {
             near_best_random_move(&mut teacher, &mut game, &mut rng, r.best, r.score)
         } else {
@@ -182,15 +193,8 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
         };
         let target = !policy.is_empty();
         plies.push(PlyRecord { mv: notation::to_cecp(mv), value, policy, is_policy_target: target });
-        if let Err(e) = game.play(mv) {
-            // The teacher only offers legal moves; should this ever fail, end the game as a
-            // draw rather than stop the run.
-            eprintln!("warning: teacher game {index}: {e}; ended as a draw");
-            game.set_outcome(Outcome::Draw(DrawReason::Agreement));
-        }
-        if !game.is_over() && cfg.max_plies > 0 && game.ply_count() as u32 >= cfg.max_plies {
-            game.set_outcome(Outcome::Draw(DrawReason::PlyCap));
-        }
+        play_or_draw(&mut game, mv, &format!("teacher game {index}"));
+        cap_plies(&mut game, cfg.max_plies);
     }
     let file = GameFile {
         rules: cfg.rules_tag.clone(),

@@ -20,7 +20,7 @@ use engine::Rules;
 use nn::search::{load_network, NetEvaluator, NetSource};
 
 /// Keys of an `mcts:` spec handled here (the search keys are `MctsConfig::SPEC_KEYS`).
-pub const MCTS_NET_KEYS: [&str; 5] = ["checkpoint", "config", "threads", "backend", "material_mix"];
+pub const MCTS_NET_KEYS: [&str; 6] = ["checkpoint", "config", "threads", "backend", "material_mix", "qsearch_mix"];
 
 /// Build any engine from its spec. The one place where kinds built outside the rules crate
 /// (MCTS with a network) are added, so `arena`, `go`, `play` and `xboard` accept every spec
@@ -38,7 +38,8 @@ pub fn make_player(spec: &EngineSpec, rules: &Rules) -> Result<Box<dyn Player>, 
 /// CPU backend's worker threads (process-wide, first setting wins). `backend` picks the Burn
 /// device (`cpu`, `flex`, `ndarray`, `wgpu`, `cuda` as compiled in; default: the best one).
 /// `material_mix=W` blends the network's material head into the value the search sees
-/// ([`NetEvaluator::set_material_mix`]).
+/// ([`NetEvaluator::set_material_mix`]); `qsearch_mix=W` blends in the alpha-beta engine's
+/// quiescence score of each leaf ([`NetEvaluator::set_qsearch_mix`]).
 pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<MctsPlayer<NetEvaluator>, SpecError> {
     let mut keys: Vec<&str> = engine::mcts::MctsConfig::SPEC_KEYS.to_vec();
     keys.extend_from_slice(&MCTS_NET_KEYS);
@@ -66,6 +67,9 @@ pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<MctsPlayer<NetEva
     let mut evaluator = NetEvaluator::new(ckpt.network, &device);
     if let Some(w) = spec.number::<f32>("material_mix")? {
         evaluator.set_material_mix(w).map_err(|e| spec.error(&e))?;
+    }
+    if let Some(w) = spec.number::<f32>("qsearch_mix")? {
+        evaluator.set_qsearch_mix(w).map_err(|e| spec.error(&e))?;
     }
     MctsPlayer::from_spec(spec, evaluator, &MCTS_NET_KEYS)
 }

@@ -32,7 +32,7 @@
 //! time; so a whole run from scratch repeats too, up to the floating-point determinism of the
 //! backend.)
 
-use crate::bootstrap::{RESIGN_CP, RESIGN_MOVES, VALUE_SCALE_CP};
+use crate::bootstrap::{resigns, score_value};
 use crate::replay::{GameFile, PlyRecord};
 use engine::alphabeta::AlphaBeta;
 use engine::game::{DrawReason, Game, Outcome};
@@ -325,16 +325,11 @@ impl SelfPlay {
         if resigns && slot.resign_off {
             slot.would_resign.get_or_insert(us);
         }
-        if let Err(e) = slot.game.play(mv) {
-            // The search only offers legal moves; should this ever fail, end the game as a draw
-            // rather than stop the run.
-            eprintln!("warning: self-play game {}: {e}; ended as a draw", slot.index);
-            slot.game.set_outcome(Outcome::Draw(DrawReason::Agreement));
-        }
+        play_or_draw(&mut slot.game, mv, &format!("self-play game {}", slot.index));
         if resigns && !slot.resign_off && !slot.game.is_over() {
             slot.game.resign(us);
         }
-        cap_plies(&mut slot.game, cfg);
+        cap_plies(&mut slot.game, cfg.max_plies);
         slot.game.is_over()
     }
 
@@ -354,10 +349,19 @@ impl SelfPlay {
     }
 }
 
-/// End the game as a draw at `max_plies` (when set).
-fn cap_plies(game: &mut Game, cfg: &SelfPlayConfig) {
-    if !game.is_over() && cfg.max_plies > 0 && game.ply_count() as u32 >= cfg.max_plies {
+/// End the game as a draw at `max_plies` (when set; 0 = the rules' cap only).
+pub fn cap_plies(game: &mut Game, max_plies: u32) {
+    if !game.is_over() && max_plies > 0 && game.ply_count() as u32 >= max_plies {
         game.set_outcome(Outcome::Draw(DrawReason::PlyCap));
+    }
+}
+
+/// Play `mv`, a move a search offered (`who` names the game in the warning). Searches only
+/// offer legal moves; should this ever fail, the game ends as a draw rather than the run.
+pub fn play_or_draw(game: &mut Game, mv: engine::Move, who: &str) {
+    if let Err(e) = game.play(mv) {
+        eprintln!("warning: {who}: {e}; ended as a draw");
+        game.set_outcome(Outcome::Draw(DrawReason::Agreement));
     }
 }
 
@@ -377,20 +381,14 @@ fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
         return slot.game.is_over();
     }
     let r = ab.search(&slot.game, &mut |_| {});
-    slot.opponent_low = if r.score < -RESIGN_CP { slot.opponent_low + 1 } else { 0 };
-    if slot.opponent_low >= RESIGN_MOVES {
+    if resigns(&mut slot.opponent_low, r.score) {
         slot.game.resign(*colour);
         return true;
     }
-    let value = (r.score as f32 / VALUE_SCALE_CP).tanh();
+    let value = score_value(r.score);
     slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy: Vec::new(), is_policy_target: false });
-    if let Err(e) = slot.game.play(r.best) {
-        // The searcher only offers legal moves; should this ever fail, end the game as a draw
-        // rather than stop the run.
-        eprintln!("warning: self-play game {}: opponent: {e}; ended as a draw", slot.index);
-        slot.game.set_outcome(Outcome::Draw(DrawReason::Agreement));
-    }
-    cap_plies(&mut slot.game, cfg);
+    play_or_draw(&mut slot.game, r.best, &format!("self-play game {} (opponent)", slot.index));
+    cap_plies(&mut slot.game, cfg.max_plies);
     slot.game.is_over()
 }
 
