@@ -130,6 +130,14 @@ fn arena_bad_input_is_a_one_line_error() {
         &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--rules", "nope"]),
         "unknown rules 'nope'",
     );
+    assert_one_line_error(
+        &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--balanced", "-5"]),
+        "the margin must be at least 0",
+    );
+    assert_one_line_error(
+        &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--balanced", "100", "--balance-depth", "0"]),
+        "expected a depth from 1 to 8",
+    );
     let dir = temp_dir("openings");
     let f = dir.join("o.txt");
     std::fs::write(&f, "# openings\n\nnot a fen\n").unwrap();

@@ -3,7 +3,7 @@ use engine::player::EngineSpec;
 use engine::{record, Position, Rules};
 use std::path::PathBuf;
 use std::sync::Arc;
-use train::arena::{self, Adjudication, ArenaConfig};
+use train::arena::{self, Adjudication, ArenaConfig, Balance};
 use train::stats::Sprt;
 
 #[derive(clap::Args)]
@@ -23,6 +23,13 @@ pub struct Args {
     /// Opening positions, one FEN per line (blank lines and '#' comments skipped), used in turn.
     #[arg(long, value_name = "FILE")]
     openings_file: Option<PathBuf>,
+    /// Balanced openings: draw the random plies again until alpha-beta (at --balance-depth)
+    /// scores the position within CP centipawns for the side to move.
+    #[arg(long, value_name = "CP")]
+    balanced: Option<i32>,
+    /// Search depth of the --balanced check.
+    #[arg(long, value_name = "D", default_value_t = 3, requires = "balanced")]
+    balance_depth: u32,
     /// Games played at once, on threads.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -95,6 +102,14 @@ pub fn run(a: Args) -> Result<()> {
         opening_fens: match &a.openings_file {
             Some(p) => read_openings(p)?,
             None => Vec::new(),
+        },
+        balance: match a.balanced {
+            Some(cp) if cp < 0 => bail!("--balanced {cp}: the margin must be at least 0 centipawns"),
+            Some(_) if a.balance_depth == 0 || a.balance_depth > 8 => {
+                bail!("--balance-depth {}: expected a depth from 1 to 8", a.balance_depth)
+            }
+            Some(max_cp) => Some(Balance { depth: a.balance_depth, max_cp }),
+            None => None,
         },
         concurrency: a.concurrency,
         seed: a.seed,

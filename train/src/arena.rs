@@ -6,6 +6,11 @@
 //!   by `opening_plies` uniformly random legal plies drawn from a generator seeded by
 //!   (`seed`, k). The opening plies are part of the game and of its record, so a record always
 //!   replays from its `FEN` tag; an opening that happens to end the game is drawn again.
+//!   **Balanced openings** (`balance`): the random plies are drawn again (up to 100 tries, then
+//!   the base position) until alpha-beta at the given depth scores the position within the
+//!   margin for the side to move. Uniformly random plies often leave a royal or a big piece to a
+//!   jumping general or a Lion; such a pair is split 1-1 whoever plays, and says nothing about
+//!   the engines.
 //! - **Engines.** Each game builds fresh players from the specs (no state leaks between
 //!   games). An engine that accepts a `seed` parameter and was given none gets a different
 //!   seed each game, derived from `seed`, so two random movers do not repeat one game; the
@@ -75,6 +80,8 @@ pub struct ArenaConfig {
     pub opening_plies: u32,
     /// Start positions of the openings, used in turn; empty = the start position.
     pub opening_fens: Vec<Position>,
+    /// Keep only openings that alpha-beta scores as balanced.
+    pub balance: Option<Balance>,
     pub concurrency: usize,
     pub seed: u64,
     pub adjudication: Adjudication,
@@ -83,6 +90,24 @@ pub struct ArenaConfig {
     pub pgn: Option<PathBuf>,
     /// Show a progress bar on stderr (only drawn when it is a terminal).
     pub progress: bool,
+}
+
+/// The balanced-openings check: alpha-beta at `depth` must score the opening within
+/// `max_cp` centipawns (either way) for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Balance {
+    pub depth: u32,
+    pub max_cp: i32,
+}
+
+impl Balance {
+    /// Whether `game`'s position is balanced (a deterministic search: no time limit, seed 0).
+    pub fn holds(&self, game: &Game) -> bool {
+        let limits = engine::player::Limits { depth: Some(self.depth), nodes: None, movetime: None, clock: None };
+        let cfg = engine::alphabeta::SearchConfig { tt_mb: 16, ..Default::default() };
+        let r = engine::alphabeta::AlphaBeta::new(limits, cfg, 0).search(game, &mut |_| {});
+        r.score.abs() <= self.max_cp
+    }
 }
 
 /// Why an arena could not run.
@@ -197,8 +222,12 @@ impl ArenaConfig {
         } else {
             format!("{} FENs from the openings file", self.opening_fens.len())
         };
+        let balanced = match self.balance {
+            Some(b) => format!(", balanced (alpha-beta depth {} within {} cp)", b.depth, b.max_cp),
+            None => String::new(),
+        };
         s.push_str(&format!(
-            "rules {}; {} games in pairs with colours swapped; openings: {openings} + {} random plies (seed {}); concurrency {}\n",
+            "rules {}; {} games in pairs with colours swapped; openings: {openings} + {} random plies (seed {}){balanced}; concurrency {}\n",
             self.rules_tag, self.games, self.opening_plies, self.seed, self.concurrency
         ));
         s.push_str(&format!("adjudication: {}\n", self.adjudication.describe()));
@@ -226,11 +255,12 @@ impl ArenaConfig {
                 let m = *g.legal_moves().choose(&mut rng).expect("a game that is not over has a legal move");
                 g.play(m).expect("a legal move plays");
             }
-            if !g.is_over() {
+            if !g.is_over() && self.balance.is_none_or(|b| b.holds(&g)) {
                 return g;
             }
         }
-        // Every try ended the game (only in odd start positions): start from the base itself.
+        // Every try ended the game or was unbalanced (only in odd start positions): start from
+        // the base itself.
         Game::new(table.clone(), base)
     }
 
@@ -547,6 +577,7 @@ mod tests {
             games,
             opening_plies: 2,
             opening_fens: vec![],
+            balance: None,
             concurrency: 2,
             seed: 1,
             adjudication: Adjudication { material: None, max_plies: 30 },
@@ -668,6 +699,28 @@ mod tests {
         assert_eq!(json["elo"], "+inf");
         assert_eq!(json["score"], 1.0);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Balanced openings: each is the seeded random plies, drawn again until the check holds;
+    /// the same pair gets the same opening, and some uniformly random openings are redrawn.
+    #[test]
+    fn balanced_openings_pass_the_check_and_repeat() {
+        let mut cfg = config(2);
+        cfg.opening_plies = 6;
+        let t = Arc::new(MoveTable::new(&cfg.rules));
+        let plain: Vec<u64> = (0..8).map(|p| cfg.opening(p, &t).position().hash()).collect();
+        let b = Balance { depth: 2, max_cp: 150 };
+        cfg.balance = Some(b);
+        assert!(cfg.header().contains("balanced (alpha-beta depth 2 within 150 cp)"), "{}", cfg.header());
+        let mut redrawn = 0;
+        for pair in 0..8 {
+            let g = cfg.opening(pair, &t);
+            assert_eq!(g.ply_count(), 6, "pair {pair}");
+            assert!(!g.is_over() && b.holds(&g), "pair {pair}");
+            assert_eq!(g.position().hash(), cfg.opening(pair, &t).position().hash(), "pair {pair} repeats");
+            redrawn += (g.position().hash() != plain[pair as usize]) as u32;
+        }
+        assert!(redrawn > 0, "some of 8 uniformly random openings are unbalanced");
     }
 
     #[test]

@@ -615,6 +615,7 @@ fn evaluate(
             games: cfg.eval_games,
             opening_plies: EVAL_OPENING_PLIES,
             opening_fens: Vec::new(),
+            balance: None,
             concurrency: 1,
             seed: mix(cfg.seed ^ 0xE7A1, step),
             adjudication: Adjudication {
