@@ -70,7 +70,7 @@ fn a_tiny_run_writes_its_files() {
         "time_s,step,games,positions,loss_total,loss_policy,loss_value,loss_moves_left,loss_material,\
          policy_entropy,game_length,resign_rate,false_resign_rate,selfplay_positions_per_s,train_steps_per_s,\
          elo_vs_previous,elo_vs_previous_ci,elo_vs_baseline,elo_vs_baseline_ci,baseline,elo_equal_time,\
-         elo_equal_time_ci"
+         elo_equal_time_ci,opponent_games,opponent_score"
     );
     assert_eq!(metric_steps(&run), vec![5, 10, 15, 20, 25, 30]);
     for row in metrics.lines().skip(1) {
