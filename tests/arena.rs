@@ -132,7 +132,7 @@ fn arena_bad_input_is_a_one_line_error() {
     );
     assert_one_line_error(
         &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--balanced", "-5"]),
-        "the margin must be at least 0",
+        "invalid value '-5' for '--balanced <CP>'",
     );
     assert_one_line_error(
         &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--balanced", "100", "--balance-depth", "0"]),

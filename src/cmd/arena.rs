@@ -25,8 +25,8 @@ pub struct Args {
     openings_file: Option<PathBuf>,
     /// Balanced openings: draw the random plies again until alpha-beta (at --balance-depth)
     /// scores the position within CP centipawns for the side to move.
-    #[arg(long, value_name = "CP")]
-    balanced: Option<i32>,
+    #[arg(long, value_name = "CP", allow_hyphen_values = true)]
+    balanced: Option<u32>,
     /// Search depth of the --balanced check.
     #[arg(long, value_name = "D", default_value_t = 3, requires = "balanced")]
     balance_depth: u32,
@@ -104,11 +104,10 @@ pub fn run(a: Args) -> Result<()> {
             None => Vec::new(),
         },
         balance: match a.balanced {
-            Some(cp) if cp < 0 => bail!("--balanced {cp}: the margin must be at least 0 centipawns"),
             Some(_) if a.balance_depth == 0 || a.balance_depth > 8 => {
                 bail!("--balance-depth {}: expected a depth from 1 to 8", a.balance_depth)
             }
-            Some(max_cp) => Some(Balance { depth: a.balance_depth, max_cp }),
+            Some(max_cp) => Some(Balance { depth: a.balance_depth, max_cp: max_cp.min(i32::MAX as u32) as i32 }),
             None => None,
         },
         concurrency: a.concurrency,
