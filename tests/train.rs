@@ -74,7 +74,7 @@ fn a_tiny_run_writes_its_files() {
     );
     assert_eq!(metric_steps(&run), vec![5, 10, 15, 20, 25, 30]);
     for row in metrics.lines().skip(1) {
-        assert_eq!(row.split(',').count(), 22, "{row}");
+        assert_eq!(row.split(',').count(), 24, "{row}");
         let loss: f64 = row.split(',').nth(4).unwrap().parse().unwrap();
         assert!(loss.is_finite() && loss > 0.0, "{row}");
     }
