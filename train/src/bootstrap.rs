@@ -193,7 +193,7 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
         };
         let target = !policy.is_empty();
         plies.push(PlyRecord { mv: notation::to_cecp(mv), value, policy, is_policy_target: target });
-        play_or_draw(&mut game, mv, &format!("teacher game {index}"));
+        play_or_draw(&mut game, mv, "teacher game", index);
         cap_plies(&mut game, cfg.max_plies);
     }
     let file = GameFile {

@@ -25,9 +25,11 @@
 //!
 //! # Determinism
 //! Game number `i` draws everything (playout caps, move sampling, resignation playout, the
-//! search's noise) from generators seeded by (`seed`, `i`), games get their numbers in slot
-//! order, and the driver's results do not depend on its thread count. So the same seed, network
-//! and starting game number give the same games. (A training run changes the network at
+//! search's noise) from generators seeded by (`seed`, `i`), games get their numbers in a fixed
+//! order (each round: slot order for the games the network's moves ended, then for those the
+//! opponent's moves ended), and neither the driver's results nor the opponent's (one engine
+//! per game) depend on the thread count. So the same seed, network and starting game number
+//! give the same games. (A training run changes the network at
 //! checkpoints, which happen after a fixed number of steps, scheduled by position counts, not
 //! time; so a whole run from scratch repeats too, up to the floating-point determinism of the
 //! backend.)
@@ -325,7 +327,7 @@ impl SelfPlay {
         if resigns && slot.resign_off {
             slot.would_resign.get_or_insert(us);
         }
-        play_or_draw(&mut slot.game, mv, &format!("self-play game {}", slot.index));
+        play_or_draw(&mut slot.game, mv, "self-play game", slot.index);
         if resigns && !slot.resign_off && !slot.game.is_over() {
             slot.game.resign(us);
         }
@@ -356,11 +358,12 @@ pub fn cap_plies(game: &mut Game, max_plies: u32) {
     }
 }
 
-/// Play `mv`, a move a search offered (`who` names the game in the warning). Searches only
-/// offer legal moves; should this ever fail, the game ends as a draw rather than the run.
-pub fn play_or_draw(game: &mut Game, mv: engine::Move, who: &str) {
+/// Play `mv`, a move a search offered (`what` and `index` name the game in the warning).
+/// Searches only offer legal moves; should this ever fail, the game ends as a draw rather than
+/// the run.
+pub fn play_or_draw(game: &mut Game, mv: engine::Move, what: &str, index: u64) {
     if let Err(e) = game.play(mv) {
-        eprintln!("warning: {who}: {e}; ended as a draw");
+        eprintln!("warning: {what} {index}: {e}; ended as a draw");
         game.set_outcome(Outcome::Draw(DrawReason::Agreement));
     }
 }
@@ -387,7 +390,7 @@ fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
     }
     let value = score_value(r.score);
     slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy: Vec::new(), is_policy_target: false });
-    play_or_draw(&mut slot.game, r.best, &format!("self-play game {} (opponent)", slot.index));
+    play_or_draw(&mut slot.game, r.best, "self-play game (opponent's move)", slot.index);
     cap_plies(&mut slot.game, cfg.max_plies);
     slot.game.is_over()
 }
