@@ -23,12 +23,13 @@ fn hanging_gold() -> Position {
     Position::from_fen(&format!("k15/{}/g15/{}/R15/15K b", empty(6), empty(6))).unwrap()
 }
 
-/// (value, draw) of `pos` with quiescence weight `w`.
-fn evaluate(pos: &Position, w: f32) -> (f32, f32) {
+/// (value, draw) of `pos` with quiescence weight `w` (one network for every call: seeding is
+/// per device, so networks seeded by tests running in parallel may differ).
+fn evaluate(network: &Network, pos: &Position, w: f32) -> (f32, f32) {
     let table = MoveTable::new(&Rules::default());
     let moves = legal_moves(pos, &table);
     let req = EvalRequest { position: pos, table: &table, repetitions: 0, ply: 0, moves: &moves };
-    let mut e = NetEvaluator::new(net(), &backend::cpu_device());
+    let mut e = NetEvaluator::new(network.clone(), &backend::cpu_device());
     e.set_qsearch_mix(w).unwrap();
     let mut out = [Evaluation::default()];
     e.evaluate(&[req], &mut out);
@@ -42,11 +43,12 @@ fn qsearch_mix_blends_the_value_with_the_quiescence_score() {
     let q = Quiescer::new(table.clone()).score(&pos, &table);
     assert!(q > 300, "Black wins the gold: {q}");
     let qv = (q as f32 / QSEARCH_SCALE_CP).tanh();
-    let (v0, d0) = evaluate(&pos, 0.0);
-    let (v1, d1) = evaluate(&pos, 1.0);
+    let network = net();
+    let (v0, d0) = evaluate(&network, &pos, 0.0);
+    let (v1, d1) = evaluate(&network, &pos, 1.0);
     assert!((v1 - qv).abs() < 1e-5, "w = 1 is the quiescence value alone: {v1} vs {qv}");
     assert_eq!(d1, 0.0, "w = 1 leaves no draw share");
-    let (vh, dh) = evaluate(&pos, 0.25);
+    let (vh, dh) = evaluate(&network, &pos, 0.25);
     assert!((vh - (0.75 * v0 + 0.25 * qv)).abs() < 1e-5, "w = 0.25: {vh}");
     assert!((dh - 0.75 * d0).abs() < 1e-6, "draw scaled: {dh} vs {d0}");
     // The blended value is still a probability split: win and loss stay in [0, 1].
