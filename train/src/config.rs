@@ -104,6 +104,10 @@ pub struct RunConfig {
     pub opponent_fraction: f64,
     #[serde(default = "default_opponent_engine")]
     pub opponent_engine: String,
+    /// Uniformly random plies that open each opponent game, so those games cover the kind of
+    /// positions the arena's random openings give (0 = the start position).
+    #[serde(default)]
+    pub opponent_random_plies: u32,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -175,13 +179,18 @@ pub const RUNTIME_FIELDS: [&str; 12] = [
     "eval_movetime_ms",
 ];
 
+/// Beyond a few dozen random plies an opening is no longer an opening but a lost position for
+/// one side: the games would teach nothing.
+pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
+
 /// Fields of the learning schedule that a resumed run may change (`tenjiku train --set`), for
 /// the usual later phases of a long run: a lower learning rate, fewer sampled opening plies,
 /// games against an opponent that punishes what self-play lets pass. They change what is
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 4] = ["lr", "temperature_plies", "opponent_fraction", "opponent_engine"];
+pub const SCHEDULE_FIELDS: [&str; 5] =
+    ["lr", "temperature_plies", "opponent_fraction", "opponent_engine", "opponent_random_plies"];
 
 impl RunConfig {
     /// Parse TOML text (`origin` names it in errors) and validate it. `net` is left as written.
@@ -271,6 +280,9 @@ impl RunConfig {
             if let Err(e) = crate::bootstrap::check_engine(&self.opponent_engine) {
                 return bad("opponent_engine", &e);
             }
+        }
+        if self.opponent_random_plies > MAX_OPPONENT_RANDOM_PLIES {
+            return bad("opponent_random_plies", &format!("must be at most {MAX_OPPONENT_RANDOM_PLIES}"));
         }
         if self.window_positions == 0 {
             return bad("window_positions", "must be at least 1");
@@ -507,10 +519,16 @@ mod tests {
         let mut d = c.clone();
         d.set_field("opponent_fraction=0.25").unwrap();
         d.set_field("opponent_engine=\"alphabeta:depth=1\"").unwrap();
+        d.set_field("opponent_random_plies=6").unwrap();
         assert_eq!(c.first_difference(&d), None, "schedule fields may change on resume");
         let changed: Vec<String> = c.schedule_changes(&d).into_iter().map(|(f, _, _)| f).collect();
-        assert_eq!(changed, ["opponent_fraction", "opponent_engine"]);
+        assert_eq!(changed, ["opponent_fraction", "opponent_engine", "opponent_random_plies"]);
         assert_eq!(c.with_schedule_of(&d), d);
         assert!(d.set_field("opponent_fraction=2").unwrap_err().0.contains("opponent_fraction"));
+        let e = d.set_field("opponent_random_plies=41").unwrap_err().0;
+        assert!(e.contains("opponent_random_plies") && e.contains("at most 40"), "{e}");
+        // A run config written before the field existed reads as 0 (the start position).
+        let old = RunConfig::from_toml(&TINY.replace("opponent_random_plies = 0\n", ""), "x.toml").unwrap();
+        assert_eq!(old.opponent_random_plies, 0);
     }
 }

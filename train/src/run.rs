@@ -303,9 +303,13 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
     let sp_cfg = SelfPlayConfig::from_run(&cfg, &rules_tag)?;
     if cfg.opponent_fraction > 0.0 {
         log.line(&format!(
-            "opponent games: {:.0}% of self-play games have {} on one side",
+            "opponent games: {:.0}% of self-play games have {} on one side{}",
             cfg.opponent_fraction * 100.0,
-            cfg.opponent_engine
+            cfg.opponent_engine,
+            match cfg.opponent_random_plies {
+                0 => String::new(),
+                n => format!(", after {n} random opening plies"),
+            }
         ));
     }
     let mut selfplay: Option<SelfPlay> = None;

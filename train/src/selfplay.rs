@@ -21,7 +21,10 @@
 //!   played at once (the slot's search only ever sees the network to move) and recorded as
 //!   value-only plies (no policy target: the policy still learns only from the network's own
 //!   searches); the network's moves are recorded as in any other game. The opponent resigns as
-//!   the bootstrap teacher does (`bootstrap.rs`), and the network by the usual rule.
+//!   the bootstrap teacher does (`bootstrap.rs`), and the network by the usual rule. With
+//!   `opponent_random_plies` each opponent game opens with that many uniformly random plies
+//!   (value-only, no search value), as arena games do: from the start position alone, the
+//!   network learnt a few lines that beat the opponent there and little that carried over.
 //!
 //! # Determinism
 //! Game number `i` draws everything (playout caps, move sampling, resignation playout, the
@@ -63,6 +66,8 @@ pub struct SelfPlayConfig {
     /// `None` when the share is 0.
     pub opponent_fraction: f64,
     pub opponent: Option<EngineSpec>,
+    /// Uniformly random plies that open each opponent game (0 = the start position).
+    pub opponent_random_plies: u32,
     pub threads: usize,
     pub seed: u64,
     pub rules_tag: String,
@@ -88,6 +93,7 @@ impl SelfPlayConfig {
             max_plies: c.max_plies,
             opponent_fraction: c.opponent_fraction,
             opponent,
+            opponent_random_plies: c.opponent_random_plies,
             threads: c.threads,
             seed: c.seed,
             rules_tag: rules_tag.to_string(),
@@ -152,6 +158,8 @@ pub struct SelfPlay {
     slots: Vec<Slot>,
     searches: Vec<Search>,
     driver: Driver,
+    /// Games that ended before a round (see [`SelfPlay::new`]), returned with the next round's.
+    pending: Vec<Finished>,
     next_game: u64,
     /// Training step of the network now playing (recorded in each game file).
     pub net_step: u64,
@@ -164,6 +172,7 @@ impl SelfPlay {
             driver: Driver::new(cfg.threads),
             slots: Vec::new(),
             searches: Vec::new(),
+            pending: Vec::new(),
             next_game: first_game,
             net_step,
             table,
@@ -174,7 +183,16 @@ impl SelfPlay {
             sp.slots.push(slot);
         }
         let over = opponent_replies(&mut sp.slots, &sp.cfg);
-        debug_assert!(!over.contains(&true), "a game does not end on its first ply");
+        // A game the opponent's first move ended (possible only after random opening plies):
+        // kept for the first round's results, and its slot gets the next game.
+        for i in (0..sp.slots.len()).filter(|&i| over[i]) {
+            let f = sp.replace(i);
+            sp.pending.push(f);
+            while opponent_moves(&mut sp.slots[i], &sp.cfg) {
+                let f = sp.replace(i);
+                sp.pending.push(f);
+            }
+        }
         sp.searches = sp.slots.iter().map(|s| sp.new_search(s)).collect();
         sp
     }
@@ -211,13 +229,17 @@ impl SelfPlay {
             ab.set_seed(mix(seed, 0x0990));
             (if index % 2 == 0 { Color::Black } else { Color::White }, ab)
         });
-        let game = Game::new(self.table.clone(), Position::start());
+        let mut game = Game::new(self.table.clone(), Position::start());
+        let mut plies = Vec::new();
+        if opponent.is_some() && self.cfg.opponent_random_plies > 0 {
+            (game, plies) = self.random_opening(seed, index);
+        }
         Slot {
             game,
             index,
             seed,
             rng,
-            plies: Vec::new(),
+            plies,
             resign_off,
             low: [0, 0],
             would_resign: None,
@@ -226,6 +248,29 @@ impl SelfPlay {
             opponent,
             opponent_low: 0,
         }
+    }
+
+    /// The opening of an opponent game: `opponent_random_plies` uniformly random legal plies
+    /// (as the arena opens its games), recorded as value-only plies with no search value (0).
+    /// Drawn from their own generator, so the game's other draws are those it would have had
+    /// from the start position. A draw that ends the game (never seen in practice) is drawn
+    /// again; after 100 such draws the game starts from the start position.
+    fn random_opening(&self, seed: u64, index: u64) -> (Game, Vec<PlyRecord>) {
+        use rand::seq::SliceRandom;
+        for attempt in 0..100 {
+            let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, 0x0BE4_0000 + attempt));
+            let mut game = Game::new(self.table.clone(), Position::start());
+            let mut plies = Vec::new();
+            while !game.is_over() && (game.ply_count() as u32) < self.cfg.opponent_random_plies {
+                let mv = *game.legal_moves().choose(&mut rng).expect("a game that is not over has a legal move");
+                plies.push(PlyRecord { mv: notation::to_cecp(mv), value: 0.0, policy: Vec::new(), is_policy_target: false });
+                play_or_draw(&mut game, mv, "self-play game (random opening ply)", index);
+            }
+            if !game.is_over() {
+                return (game, plies);
+            }
+        }
+        (Game::new(self.table.clone(), Position::start()), Vec::new())
     }
 
     /// A search for the newly started game in `slot` (after the opponent's opening move, if any).
@@ -242,7 +287,7 @@ impl SelfPlay {
         let before = self.driver.stats.evaluated;
         self.driver.run(&mut self.searches, evaluator);
         stats.evaluations = self.driver.stats.evaluated - before;
-        let mut finished = Vec::new();
+        let mut finished = std::mem::take(&mut self.pending);
         let mut fresh = vec![false; self.slots.len()];
         for i in 0..self.slots.len() {
             let r = self.searches[i].result();
@@ -260,10 +305,12 @@ impl SelfPlay {
         for i in (0..self.slots.len()).filter(|&i| over[i]) {
             finished.push(self.replace(i));
             fresh[i] = true;
-            // Rare (a game the opponent ended, then a new one where it has Black): its opening
-            // move is searched here, alone.
-            let over = opponent_moves(&mut self.slots[i], &self.cfg);
-            debug_assert!(!over, "a game does not end on its first ply");
+            // Rare (a game the opponent ended, then a new one where it moves first): its opening
+            // move is searched here, alone. After random opening plies that move could end the
+            // game too, so this repeats until the network has a game to move in.
+            while opponent_moves(&mut self.slots[i], &self.cfg) {
+                finished.push(self.replace(i));
+            }
         }
         for i in 0..self.slots.len() {
             if fresh[i] {
@@ -423,6 +470,7 @@ mod tests {
             max_plies: 24,
             opponent_fraction: 1.0,
             opponent: Some(crate::bootstrap::check_engine("alphabeta:depth=1,tt=1").unwrap()),
+            opponent_random_plies: 0,
             threads,
             seed: 5,
             rules_tag: "standard".into(),
@@ -430,8 +478,12 @@ mod tests {
     }
 
     fn games(threads: usize, n: usize) -> Vec<Finished> {
+        games_with(cfg(threads), n)
+    }
+
+    fn games_with(cfg: SelfPlayConfig, n: usize) -> Vec<Finished> {
         let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
-        let mut sp = SelfPlay::new(cfg(threads), table, 0, 0);
+        let mut sp = SelfPlay::new(cfg, table, 0, 0);
         let mut done = Vec::new();
         while done.len() < n {
             done.extend(sp.round(&mut UniformEvaluator).0);
@@ -484,5 +536,46 @@ mod tests {
         assert_eq!(sp.slots[0].game.ply_count(), 1, "game 0: the opponent (Black) has moved");
         assert_eq!(sp.slots[0].game.side_to_move(), Color::White);
         assert_eq!(sp.slots[1].game.ply_count(), 0, "game 1: the network (Black) moves first");
+    }
+
+    /// `opponent_random_plies`: each opponent game opens with that many value-only plies with
+    /// no search value, different from game to game, after which the opponent and the network
+    /// alternate as usual (here 3 plies: White moves next, so the opponent moves first in the
+    /// odd-numbered games); the games replay and repeat whatever the thread count.
+    #[test]
+    fn opponent_games_open_with_random_plies() {
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let with = |threads| SelfPlayConfig { opponent_random_plies: 3, ..cfg(threads) };
+        let a = games_with(with(1), 4);
+        let mut openings = std::collections::HashSet::new();
+        for f in &a {
+            let g = &f.file;
+            assert!(g.plies.len() > 3, "game {}: {} plies", f.index, g.plies.len());
+            for p in &g.plies[..3] {
+                assert!(!p.is_policy_target && p.policy.is_empty() && p.value == 0.0, "game {}: {p:?}", f.index);
+            }
+            openings.insert(g.plies[..3].iter().map(|p| p.mv.clone()).collect::<Vec<_>>());
+            let opponent_parity = (f.index % 2) as usize;
+            for (i, p) in g.plies.iter().enumerate().skip(3) {
+                if i % 2 == opponent_parity {
+                    assert!(!p.is_policy_target, "game {} ply {i}: opponent ply with a policy", f.index);
+                }
+            }
+            assert!(
+                g.plies.iter().enumerate().skip(3).any(|(i, p)| i % 2 != opponent_parity && p.is_policy_target),
+                "game {}: the network's full searches are policy targets",
+                f.index
+            );
+            assert_eq!(g.samples(&table).unwrap().len(), g.plies.len(), "game {} replays", f.index);
+        }
+        assert_eq!(openings.len(), 4, "each game has its own opening");
+        let b = games_with(with(2), 4);
+        assert_eq!(
+            a.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>(),
+            b.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>()
+        );
+        // Pure self-play games (no opponent) keep the start position.
+        let sp = SelfPlay::new(SelfPlayConfig { opponent_fraction: 0.0, opponent: None, ..with(1) }, table, 0, 0);
+        assert!(sp.slots.iter().all(|s| s.game.ply_count() == 0), "no random plies without an opponent");
     }
 }
