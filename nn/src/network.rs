@@ -449,7 +449,14 @@ impl Network {
 
     /// A randomly initialised network, reproducible from `seed` on the same backend. Every
     /// parameter is materialised here, so the draw order cannot depend on later use.
+    ///
+    /// Burn keeps one random generator per backend, not per network, so two threads seeding
+    /// networks at once would interleave their draws: a process-wide lock makes each seeded
+    /// initialisation one uninterrupted sequence.
     pub fn seeded(cfg: &NetConfig, seed: u64, device: &Device) -> Self {
+        static SEEDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        // A panic while holding the lock leaves nothing half-done that the next caller reads.
+        let _guard = SEEDING.lock().unwrap_or_else(|e| e.into_inner());
         device.seed(seed);
         let net = Self::new(cfg, device);
         // Parameters initialise lazily; touch them all now, in module order.
