@@ -108,6 +108,11 @@ pub struct RunConfig {
     /// positions the arena's random openings give (0 = the start position).
     #[serde(default)]
     pub opponent_random_plies: u32,
+    /// Share of the opponent's moves that are also policy targets (one-hot on its move, as
+    /// the bootstrap teacher's are), so the network imitates the replies it keeps missing;
+    /// 0 = value-only, the policy learns only from the network's own searches.
+    #[serde(default)]
+    pub opponent_policy_fraction: f64,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -189,8 +194,14 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 5] =
-    ["lr", "temperature_plies", "opponent_fraction", "opponent_engine", "opponent_random_plies"];
+pub const SCHEDULE_FIELDS: [&str; 6] = [
+    "lr",
+    "temperature_plies",
+    "opponent_fraction",
+    "opponent_engine",
+    "opponent_random_plies",
+    "opponent_policy_fraction",
+];
 
 impl RunConfig {
     /// Parse TOML text (`origin` names it in errors) and validate it. `net` is left as written.
@@ -280,6 +291,9 @@ impl RunConfig {
             if let Err(e) = crate::bootstrap::check_engine(&self.opponent_engine) {
                 return bad("opponent_engine", &e);
             }
+        }
+        if !fraction(self.opponent_policy_fraction) {
+            return bad("opponent_policy_fraction", "must be in [0, 1]");
         }
         if self.opponent_random_plies > MAX_OPPONENT_RANDOM_PLIES {
             return bad("opponent_random_plies", &format!("must be at most {MAX_OPPONENT_RANDOM_PLIES}"));
@@ -520,15 +534,25 @@ mod tests {
         d.set_field("opponent_fraction=0.25").unwrap();
         d.set_field("opponent_engine=\"alphabeta:depth=1\"").unwrap();
         d.set_field("opponent_random_plies=6").unwrap();
+        d.set_field("opponent_policy_fraction=0.5").unwrap();
         assert_eq!(c.first_difference(&d), None, "schedule fields may change on resume");
         let changed: Vec<String> = c.schedule_changes(&d).into_iter().map(|(f, _, _)| f).collect();
-        assert_eq!(changed, ["opponent_fraction", "opponent_engine", "opponent_random_plies"]);
+        assert_eq!(
+            changed,
+            ["opponent_fraction", "opponent_engine", "opponent_random_plies", "opponent_policy_fraction"]
+        );
+        let e = d.clone().set_field("opponent_policy_fraction=1.5").unwrap_err().0;
+        assert!(e.contains("opponent_policy_fraction") && e.contains("[0, 1]"), "{e}");
         assert_eq!(c.with_schedule_of(&d), d);
         assert!(d.set_field("opponent_fraction=2").unwrap_err().0.contains("opponent_fraction"));
         let e = d.set_field("opponent_random_plies=41").unwrap_err().0;
         assert!(e.contains("opponent_random_plies") && e.contains("at most 40"), "{e}");
         // A run config written before the field existed reads as 0 (the start position).
-        let old = RunConfig::from_toml(&TINY.replace("opponent_random_plies = 0\n", ""), "x.toml").unwrap();
-        assert_eq!(old.opponent_random_plies, 0);
+        let old = RunConfig::from_toml(
+            &TINY.replace("opponent_random_plies = 0\n", "").replace("opponent_policy_fraction = 0.0\n", ""),
+            "x.toml",
+        )
+        .unwrap();
+        assert_eq!((old.opponent_random_plies, old.opponent_policy_fraction), (0, 0.0));
     }
 }

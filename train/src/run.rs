@@ -309,6 +309,10 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
             match cfg.opponent_random_plies {
                 0 => String::new(),
                 n => format!(", after {n} random opening plies"),
+            } + &if cfg.opponent_policy_fraction > 0.0 {
+                format!("; {:.0}% of its moves are policy targets", cfg.opponent_policy_fraction * 100.0)
+            } else {
+                String::new()
             }
         ));
     }

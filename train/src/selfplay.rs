@@ -25,6 +25,8 @@
 //!   `opponent_random_plies` each opponent game opens with that many uniformly random plies
 //!   (value-only, no search value), as arena games do: from the start position alone, the
 //!   network learnt a few lines that beat the opponent there and little that carried over.
+//!   With `opponent_policy_fraction` that share of the opponent's moves are also one-hot
+//!   policy targets (as the bootstrap teacher's moves are): the network imitates its replies.
 //!
 //! # Determinism
 //! Game number `i` draws everything (playout caps, move sampling, resignation playout, the
@@ -68,6 +70,8 @@ pub struct SelfPlayConfig {
     pub opponent: Option<EngineSpec>,
     /// Uniformly random plies that open each opponent game (0 = the start position).
     pub opponent_random_plies: u32,
+    /// Share of the opponent's moves that are one-hot policy targets (0 = value-only).
+    pub opponent_policy_fraction: f64,
     pub threads: usize,
     pub seed: u64,
     pub rules_tag: String,
@@ -94,6 +98,7 @@ impl SelfPlayConfig {
             opponent_fraction: c.opponent_fraction,
             opponent,
             opponent_random_plies: c.opponent_random_plies,
+            opponent_policy_fraction: c.opponent_policy_fraction,
             threads: c.threads,
             seed: c.seed,
             rules_tag: rules_tag.to_string(),
@@ -424,7 +429,8 @@ fn opponent_replies(slots: &mut [Slot], cfg: &SelfPlayConfig) -> Vec<bool> {
 }
 
 /// In an opponent game with the opponent to move: its move (or its resignation), recorded as a
-/// value-only ply. Returns whether the game is over.
+/// value-only ply, or in a share `opponent_policy_fraction` of them as a one-hot policy target
+/// too. Returns whether the game is over.
 fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
     let Some((colour, ab)) = slot.opponent.as_mut() else { return false };
     if slot.game.is_over() || slot.game.side_to_move() != *colour {
@@ -436,7 +442,18 @@ fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
         return true;
     }
     let value = score_value(r.score);
-    slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy: Vec::new(), is_policy_target: false });
+    // Drawn from (game seed, ply), not the slot's generator, so the game's other draws do not
+    // depend on this share.
+    let ply = slot.game.ply_count() as u64;
+    let target = cfg.opponent_policy_fraction > 0.0
+        && ((mix(slot.seed ^ 0x0990_901C, ply) >> 11) as f64 / (1u64 << 53) as f64) < cfg.opponent_policy_fraction;
+    let policy = if target {
+        nn::policy::move_index(r.best, *colour).map(|i| vec![(i as u32, u16::MAX)]).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let is_policy_target = !policy.is_empty();
+    slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy, is_policy_target });
     play_or_draw(&mut slot.game, r.best, "self-play game (opponent's move)", slot.index);
     cap_plies(&mut slot.game, cfg.max_plies);
     slot.game.is_over()
@@ -471,6 +488,7 @@ mod tests {
             opponent_fraction: 1.0,
             opponent: Some(crate::bootstrap::check_engine("alphabeta:depth=1,tt=1").unwrap()),
             opponent_random_plies: 0,
+            opponent_policy_fraction: 0.0,
             threads,
             seed: 5,
             rules_tag: "standard".into(),
@@ -577,5 +595,46 @@ mod tests {
         // Pure self-play games (no opponent) keep the start position.
         let sp = SelfPlay::new(SelfPlayConfig { opponent_fraction: 0.0, opponent: None, ..with(1) }, table, 0, 0);
         assert!(sp.slots.iter().all(|s| s.game.ply_count() == 0), "no random plies without an opponent");
+    }
+
+    /// `opponent_policy_fraction`: at 1 every opponent ply is a one-hot policy target on the
+    /// move played; at 0.5 some are and some are not, and the moves played are those of the
+    /// value-only games (the share draws from its own generator).
+    #[test]
+    fn opponent_moves_become_policy_targets_in_their_share() {
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let with = |fraction| SelfPlayConfig { opponent_policy_fraction: fraction, ..cfg(1) };
+        let plain = games_with(with(0.0), 4);
+        for fraction in [1.0, 0.5] {
+            let a = games_with(with(fraction), 4);
+            let (mut targets, mut value_only) = (0, 0);
+            for (f, p) in a.iter().zip(&plain) {
+                let moves = |g: &GameFile| g.plies.iter().map(|p| p.mv.clone()).collect::<Vec<_>>();
+                assert_eq!(moves(&f.file), moves(&p.file), "game {}: the same moves", f.index);
+                let mut game = Game::new(table.clone(), Position::start());
+                for (i, ply) in f.file.plies.iter().enumerate() {
+                    let us = game.side_to_move();
+                    let mv = notation::parse_cecp(game.position(), &table, &ply.mv).expect("a recorded move parses");
+                    game.play(mv).expect("a recorded move plays");
+                    if i % 2 != (f.index % 2) as usize {
+                        continue; // the network's ply
+                    }
+                    if ply.is_policy_target {
+                        let idx = nn::policy::move_index(mv, us).unwrap() as u32;
+                        assert_eq!(ply.policy, vec![(idx, u16::MAX)], "game {} ply {i}", f.index);
+                        targets += 1;
+                    } else {
+                        assert!(ply.policy.is_empty());
+                        value_only += 1;
+                    }
+                }
+            }
+            assert!(targets > 0, "fraction {fraction}: some opponent plies are policy targets");
+            if fraction == 1.0 {
+                assert_eq!(value_only, 0, "fraction 1: every opponent ply is a policy target");
+            } else {
+                assert!(value_only > 0, "fraction {fraction}: some opponent plies stay value-only");
+            }
+        }
     }
 }
