@@ -65,11 +65,17 @@ static IDLE: Compiled = Compiled::IDLE;
 /// Generate every legal move of the side to move into `list` (cleared first). A finished
 /// position (a side without royals) has none.
 pub fn generate(pos: &Position, t: &MoveTable, list: &mut MoveList) {
+    generate_for(pos, t, pos.side_to_move(), list);
+}
+
+/// Generate the moves side `us` would have if it were to move (cleared first; nothing in a
+/// finished position). For the side to move this is [`generate`]; for the other side it is
+/// what it threatens, which the network's attack planes are built from.
+pub fn generate_for(pos: &Position, t: &MoveTable, us: Color, list: &mut MoveList) {
     list.clear();
     if pos.is_finished() {
         return;
     }
-    let us = pos.side_to_move();
     let mut g = Gen::new(pos, t, us, list);
     let occ = pos.occ[us.index()];
     for (w, word) in occ.iter().enumerate() {

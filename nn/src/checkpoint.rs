@@ -19,7 +19,9 @@
 //!
 //! Loading checks, in order: magic, format version, length (truncation), checksum, header,
 //! encoding version, input planes and policy size, then the weights' shapes against the header's
-//! network config. Each failure is a one-line [`CheckpointError`] naming the mismatch. Writes
+//! network config. Each failure is a one-line [`CheckpointError`] naming the mismatch. A
+//! checkpoint of encoding version 1 (115 input planes) loads as a version-2 network with zero
+//! weights on the attack planes and no optimiser state (see [`load`]). Writes
 //! go to a temporary file in the same directory, which is synced and then renamed over `path`,
 //! so a reader never sees half a checkpoint.
 
@@ -34,7 +36,7 @@ use burn::tensor::{Bytes, Device};
 use serde::{Deserialize, Serialize};
 
 use crate::checksum::Xxh64;
-use crate::encoding::{ENCODING_VERSION, NUM_PLANES};
+use crate::encoding::{ENCODING_VERSION, NUM_PLANES, V1_PLANES};
 use crate::network::{NetConfig, Network};
 use crate::policy::POLICY_SIZE;
 
@@ -337,13 +339,20 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Parts<'a>, CheckpointError>
     })
 }
 
+/// Whether a checkpoint is of encoding version 1, which loads by widening its input
+/// convolution ([`Network::widen_input`]); the policy layout is the same in both versions.
+fn is_v1(header: &Header) -> bool {
+    header.encoding_version == 1 && header.num_planes == V1_PLANES
+}
+
 fn check_compatible(path: &Path, header: &Header) -> Result<(), CheckpointError> {
     let p = || path.to_path_buf();
-    if header.encoding_version != ENCODING_VERSION {
+    if header.encoding_version != ENCODING_VERSION && !(is_v1(header)) {
         return Err(CheckpointError::EncodingVersion { path: p(), found: header.encoding_version });
     }
-    if header.num_planes != NUM_PLANES {
-        return Err(CheckpointError::Shape { path: p(), what: "input planes", found: header.num_planes, expected: NUM_PLANES });
+    let planes = if is_v1(header) { V1_PLANES } else { NUM_PLANES };
+    if header.num_planes != planes {
+        return Err(CheckpointError::Shape { path: p(), what: "input planes", found: header.num_planes, expected: planes });
     }
     if header.policy_size != POLICY_SIZE {
         return Err(CheckpointError::Shape { path: p(), what: "policy size", found: header.policy_size, expected: POLICY_SIZE });
@@ -373,10 +382,21 @@ pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<Checkpoint, Check
     let rec_err = |msg: String| CheckpointError::Record { path: path.to_path_buf(), msg: one_line(&msg) };
     let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(parts.model.to_vec()))
         .map_err(|e| rec_err(e.to_string()))?;
-    let net = Network::new(&parts.header.network, device);
+    let mut header = parts.header;
+    if is_v1(&header) {
+        // An encoding-1 network: load it as it was, then give it zero weights on the attack
+        // planes. Its optimiser moments have the old input shape, so they are dropped and
+        // training resumes with fresh AdamW moments.
+        let net = Network::with_input_planes(&header.network, V1_PLANES, device);
+        let network = net.try_load_record(record).map_err(|e| rec_err(e.to_string()))?.widen_input();
+        header.encoding_version = ENCODING_VERSION;
+        header.num_planes = NUM_PLANES;
+        return Ok(Checkpoint { header, network, optimizer: None });
+    }
+    let net = Network::new(&header.network, device);
     let network = net.try_load_record(record).map_err(|e| rec_err(e.to_string()))?;
     let optimizer = (!parts.optim.is_empty()).then(|| parts.optim.to_vec());
-    Ok(Checkpoint { header: parts.header, network, optimizer })
+    Ok(Checkpoint { header, network, optimizer })
 }
 
 /// Current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.

@@ -1,7 +1,7 @@
 //! Input planes: a position as `NUM_PLANES` 16×16 planes of `f32`, always from the side to
 //! move's point of view.
 //!
-//! # Plane layout (ENCODING_VERSION = 1)
+//! # Plane layout (ENCODING_VERSION = 2)
 //!
 //! The buffer is `[NUM_PLANES, 16, 16]` row-major: value `(plane, sq)` is at
 //! `plane * 256 + sq`, where `sq = rank * 16 + file` of the square **in the side-to-move
@@ -27,6 +27,12 @@
 //! | 97 | … at least three times before (the next repetition is a 4th-or-later occurrence, §9) |
 //! | 98 | constant `ply / ply_cap` (plies played in the game, `Rules::ply_cap`; 0.0 when there is no cap; at most 1.0) |
 //! | 99..115 | rule planes: constant 1.0 when the rules flag differs from the standard preset as stated, one plane per flag group that changes moves or their consequences (RULES.md §15; see [`RULE_PLANE_NAMES`]) |
+//! | 115 | own pieces the opponent could capture if it were to move (the victims of its legal moves: destination and intermediate captures; burns not counted) |
+//! | 116 | … by a piece worth less than the victim ([`engine::eval::piece_value`] of the movement type; a royal victim always counts) |
+//! | 117 | opponent pieces the side to move can capture |
+//! | 118 | … by a piece worth less than the victim |
+//! | 119 | squares the side to move's pieces can end a move on (its legal moves' destinations) |
+//! | 120 | squares the opponent's pieces could end a move on |
 //!
 //! Rule planes (index − 99): 0 `fire_demon_orthogonal = vertical`; 1 `fire_demon_area = none`;
 //! 2 `fire_demon_area = lion_like`; 3 `vice_general_area = none`; 4 `vice_general_area =
@@ -39,13 +45,21 @@
 //! 11, 14, 15; the house rules set 2, 4, 5, 7, 8, 9, 10, 11. Flags with several non-default
 //! values share one plane per group (their presets are still told apart by the other planes).
 //!
+//! The attack planes (115..121, new in version 2) give the network what its receptive field
+//! cannot: a 3-block tower with a 1×1 input convolution sees 6 squares each way, while the
+//! Tenjiku sliders and jumping generals strike across the whole 16×16 board. They come from
+//! move generation for both sides ([`engine::movegen::generate_for`]).
+//!
 //! Changing anything in this table means bumping [`ENCODING_VERSION`] (checkpoints record it).
-//! The policy layout is in [`crate::policy`] and shares this version.
+//! The policy layout is in [`crate::policy`] and shares this version. Version 1 was planes
+//! 0..115 alone; its checkpoints load with zero weights on the attack planes
+//! ([`crate::checkpoint::load`]), so they compute what they computed before.
 //!
 //! # Cost
 //!
 //! [`encode`] allocates nothing: one `fill(0.0)` of the buffer, then only the non-zero entries
-//! (≤ 156 piece squares twice, burn zones, constant planes).
+//! (≤ 156 piece squares twice, burn zones, constant planes), plus move generation for both
+//! sides into a stack [`MoveList`] for the attack planes.
 
 use engine::game::Game;
 use engine::piece::NUM_KINDS;
@@ -53,12 +67,17 @@ use engine::rules::{
     AreaMove, FdVsFd, FireDemonOrthogonal, FreeEagle, HeavenlyTetrarch, JumpCapture, JumpOver, LastRankRule,
     LionHawk, Repetition,
 };
-use engine::{Color, Kind, MoveTable, Position, Rules};
+use engine::eval::{piece_value, ROYAL_ORDER_VALUE};
+use engine::movegen::generate_for;
+use engine::{Color, Kind, MoveList, MoveTable, Piece, Position, Rules};
 
 /// Number of 16×16 input planes.
-pub const NUM_PLANES: usize = 115;
+pub const NUM_PLANES: usize = 121;
 /// Version of the plane layout and of the policy index layout; checkpoints record it.
-pub const ENCODING_VERSION: u32 = 1;
+pub const ENCODING_VERSION: u32 = 2;
+/// Input planes of encoding version 1 (planes 0..115 of this layout, without the attack
+/// planes); checkpoints of that version are upgraded on load.
+pub const V1_PLANES: usize = 115;
 /// Floats in one encoded position (`NUM_PLANES * 256`).
 pub const INPUT_SIZE: usize = NUM_PLANES * 256;
 
@@ -80,9 +99,22 @@ pub const PLANE_PLY: usize = 98;
 pub const PLANE_RULES: usize = 99;
 /// Number of rule planes.
 pub const NUM_RULE_PLANES: usize = 16;
+/// Own pieces the opponent could capture.
+pub const PLANE_OWN_ATTACKED: usize = 115;
+/// Own pieces the opponent could capture with a piece worth less.
+pub const PLANE_OWN_ATTACKED_CHEAPER: usize = 116;
+/// Opponent pieces the side to move can capture.
+pub const PLANE_OPP_ATTACKED: usize = 117;
+/// Opponent pieces the side to move can capture with a piece worth less.
+pub const PLANE_OPP_ATTACKED_CHEAPER: usize = 118;
+/// Squares the side to move's moves can end on.
+pub const PLANE_OWN_REACH: usize = 119;
+/// Squares the opponent's moves could end on.
+pub const PLANE_OPP_REACH: usize = 120;
 
 const _: () = assert!(PLANE_OPP_PIECES + NUM_KINDS == PLANE_OWN_PROMOTED);
-const _: () = assert!(PLANE_RULES + NUM_RULE_PLANES == NUM_PLANES);
+const _: () = assert!(PLANE_RULES + NUM_RULE_PLANES == V1_PLANES);
+const _: () = assert!(PLANE_OWN_ATTACKED == V1_PLANES && PLANE_OPP_REACH + 1 == NUM_PLANES);
 
 /// Names of the rule planes (what makes each 1.0).
 pub const RULE_PLANE_NAMES: [&str; NUM_RULE_PLANES] = [
@@ -152,7 +184,13 @@ pub fn plane_name(plane: usize) -> String {
             format!("repetitions >= {}", p - PLANE_REPETITION + 1)
         }
         PLANE_PLY => "ply / ply_cap".into(),
-        p if (PLANE_RULES..NUM_PLANES).contains(&p) => format!("rule: {}", RULE_PLANE_NAMES[p - PLANE_RULES]),
+        p if (PLANE_RULES..V1_PLANES).contains(&p) => format!("rule: {}", RULE_PLANE_NAMES[p - PLANE_RULES]),
+        PLANE_OWN_ATTACKED => "own pieces attacked".into(),
+        PLANE_OWN_ATTACKED_CHEAPER => "own pieces attacked by a cheaper piece".into(),
+        PLANE_OPP_ATTACKED => "opponent pieces attacked".into(),
+        PLANE_OPP_ATTACKED_CHEAPER => "opponent pieces attacked by a cheaper piece".into(),
+        PLANE_OWN_REACH => "own move destinations".into(),
+        PLANE_OPP_REACH => "opponent move destinations".into(),
         _ => "out of range".into(),
     }
 }
@@ -229,6 +267,48 @@ pub fn encode(pos: &Position, t: &MoveTable, hist: &HistoryFeatures, out: &mut [
         if on {
             let p = PLANE_RULES + k;
             out[p * 256..(p + 1) * 256].fill(1.0);
+        }
+    }
+    attack_planes(pos, t, us, out);
+}
+
+/// Value of a piece as a capture victim: royals above everything.
+fn victim_value(p: Piece) -> i32 {
+    if p.kind().is_royal() {
+        ROYAL_ORDER_VALUE
+    } else {
+        piece_value(p.kind())
+    }
+}
+
+/// Planes 115..121: what each side's legal moves (as if it were to move) capture and reach.
+fn attack_planes(pos: &Position, t: &MoveTable, us: Color, out: &mut [f32]) {
+    let white = us == Color::White;
+    let mut list = MoveList::new();
+    for side in [us, us.other()] {
+        let (attacked, cheaper, reach) = if side == us {
+            (PLANE_OPP_ATTACKED, PLANE_OPP_ATTACKED_CHEAPER, PLANE_OWN_REACH)
+        } else {
+            (PLANE_OWN_ATTACKED, PLANE_OWN_ATTACKED_CHEAPER, PLANE_OPP_REACH)
+        };
+        generate_for(pos, t, side, &mut list);
+        for &m in list.as_slice() {
+            let (Some(from), Some(to)) = (m.from(), m.to()) else { continue };
+            let Some(mover) = pos.piece_at(from) else { continue };
+            let mover_value = piece_value(mover.kind());
+            out[reach * 256 + frame(to.index(), white)] = 1.0;
+            for v in m.via().chain(std::iter::once(to)) {
+                match pos.piece_at(v) {
+                    Some(victim) if victim.color() != side => {
+                        let sq = frame(v.index(), white);
+                        out[attacked * 256 + sq] = 1.0;
+                        if mover_value < victim_value(victim) {
+                            out[cheaper * 256 + sq] = 1.0;
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 }

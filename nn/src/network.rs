@@ -431,12 +431,19 @@ impl Network {
     /// A randomly initialised network on `device` (use `device.seed(s)` first for a reproducible
     /// one; [`Network::seeded`] does both).
     pub fn new(cfg: &NetConfig, device: &Device) -> Self {
+        Self::with_input_planes(cfg, NUM_PLANES, device)
+    }
+
+    /// A randomly initialised network whose input convolution reads `planes` planes: the
+    /// shape of a checkpoint from an older encoding ([`crate::encoding::V1_PLANES`]), to load
+    /// it and then [`Network::widen_input`] it.
+    pub fn with_input_planes(cfg: &NetConfig, planes: usize, device: &Device) -> Self {
         let c = cfg.channels;
         Self {
             input_conv: if cfg.input_kernel == 1 {
-                conv1(NUM_PLANES, c, device)
+                conv1(planes, c, device)
             } else {
-                conv3(NUM_PLANES, c, device)
+                conv3(planes, c, device)
             },
             input_bn: bn(c, device),
             blocks: (0..cfg.blocks).map(|_| ResidualBlock::new(cfg, device)).collect(),
@@ -492,6 +499,26 @@ impl Network {
             moves_left: self.moves_left.as_ref().map(|h| h.forward(x.clone())),
             material: self.material.as_ref().map(|h| h.forward(x)),
         }
+    }
+
+    /// Input planes the input convolution reads.
+    pub fn input_planes(&self) -> usize {
+        self.input_conv.weight.dims()[1]
+    }
+
+    /// The same network reading [`NUM_PLANES`] planes: the input convolution gains zero
+    /// weights for the planes it did not read, so on inputs whose first planes are the old
+    /// encoding it computes exactly what it computed before, and training can then learn to
+    /// use the new planes. A network that already reads `NUM_PLANES` planes is returned as is.
+    pub fn widen_input(mut self) -> Self {
+        let w = self.input_conv.weight.val();
+        let [out, planes, k1, k2] = w.dims();
+        if planes >= NUM_PLANES {
+            return self;
+        }
+        let zeros = Tensor::<4>::zeros([out, NUM_PLANES - planes, k1, k2], &w.device());
+        self.input_conv.weight = Param::from_tensor(Tensor::cat(vec![w, zeros], 1));
+        self
     }
 
     /// Whether the network has a material head (`NetConfig::material_head`).

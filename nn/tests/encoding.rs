@@ -58,9 +58,10 @@ fn std_table() -> MoveTable {
 
 #[test]
 fn layout_constants_are_consistent() {
-    assert_eq!(NUM_PLANES, 115);
+    assert_eq!(NUM_PLANES, 121);
+    assert_eq!(V1_PLANES, 115);
     assert_eq!(INPUT_SIZE, NUM_PLANES * 256);
-    assert_eq!(ENCODING_VERSION, 1);
+    assert_eq!(ENCODING_VERSION, 2);
     assert_eq!(NUM_MOVE_PLANES, 673);
     assert_eq!(POLICY_SIZE, 673 * 256 + 1);
     assert_eq!(NULL_PASS_INDEX, POLICY_SIZE - 1);
@@ -69,6 +70,59 @@ fn layout_constants_are_consistent() {
     }
     assert_eq!(plane_name(13), "own Lion");
     assert_eq!(plane_name(44 + 43), "opponent HeavenlyTetrarch");
+}
+
+/// Planes 115..121: what each side's moves capture (and whether the capturer is worth less
+/// than its victim) and which squares they reach. Black Rook e4 takes the White Pawn e5 and
+/// the White Gold h4 (not the squares behind them); the Black Pawn h3 takes the Gold, a
+/// cheaper capture; the Black King b1 takes the White Silver c2. The White Pawn e5 takes the
+/// Rook (cheaper), the Gold takes the Pawn h3, and the Silver takes the King (a royal victim
+/// always counts as cheaper).
+#[test]
+fn attack_planes_mark_capturable_pieces_and_reach() {
+    let t = std_table();
+    let pos = setup(
+        &[
+            ("e4", Piece::of_kind(Kind::Rook, Black)),
+            ("h3", Piece::of_kind(Kind::Pawn, Black)),
+            ("e5", Piece::of_kind(Kind::Pawn, White)),
+            ("h4", Piece::of_kind(Kind::Gold, White)),
+            ("c2", Piece::of_kind(Kind::Silver, White)),
+        ],
+        Black,
+    );
+    let v = enc(&pos, &t, HistoryFeatures::default());
+    let idx = |names: &[&str]| {
+        let mut v: Vec<usize> = names.iter().map(|s| sq(s).index()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(set_squares(&v, PLANE_OPP_ATTACKED), idx(&["e5", "h4", "c2"]));
+    assert_eq!(set_squares(&v, PLANE_OPP_ATTACKED_CHEAPER), idx(&["h4"]));
+    assert_eq!(set_squares(&v, PLANE_OWN_ATTACKED), idx(&["e4", "h3", "b1"]));
+    assert_eq!(set_squares(&v, PLANE_OWN_ATTACKED_CHEAPER), idx(&["e4", "b1"]));
+    let own_reach = set_squares(&v, PLANE_OWN_REACH);
+    for s in ["e5", "f4", "g4", "h4", "a4", "e1", "c2", "h4"] {
+        assert!(own_reach.contains(&sq(s).index()), "own reach misses {s}");
+    }
+    for s in ["e6", "i4", "h5"] {
+        assert!(!own_reach.contains(&sq(s).index()), "own reach has {s}");
+    }
+    let opp_reach = set_squares(&v, PLANE_OPP_REACH);
+    for s in ["e4", "h3", "b1", "g3"] {
+        assert!(opp_reach.contains(&sq(s).index()), "opponent reach misses {s}");
+    }
+    // White to move: the same facts from White's side, in White's frame.
+    let mut w = pos.clone();
+    w.set_side_to_move(White);
+    let v = enc(&w, &t, HistoryFeatures::default());
+    let rot = |names: &[&str]| {
+        let mut v: Vec<usize> = names.iter().map(|s| 255 - sq(s).index()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(set_squares(&v, PLANE_OWN_ATTACKED), rot(&["e5", "h4", "c2"]));
+    assert_eq!(set_squares(&v, PLANE_OPP_ATTACKED_CHEAPER), rot(&["e4", "b1"]));
 }
 
 #[test]

@@ -235,6 +235,9 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
     if ckpt.header.rules != rules_tag {
         return Err(format!("the run's checkpoints play rules '{}', the config says '{rules_tag}'", ckpt.header.rules));
     }
+    // An encoding-1 checkpoint loads widened, without its optimiser moments (see
+    // `nn::checkpoint::load`); say so, since the first steps after it differ from a plain resume.
+    let fresh_moments = ckpt.header.step > 0 && ckpt.optimizer.is_none();
     let mut learner = Learner::new(ckpt, parent, &device, &cfg, &rules_tag)?;
     if let Some((changes, recorded)) = &change {
         // The run's config.toml follows the schedule, so a plain resume keeps the new values.
@@ -315,6 +318,9 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
                 String::new()
             }
         ));
+    }
+    if fresh_moments {
+        log.line("the checkpoint has no optimiser state (an encoding-1 checkpoint upgraded on load, or one saved without it): AdamW moments start fresh");
     }
     let mut selfplay: Option<SelfPlay> = None;
     let mut evaluator = NetEvaluator::new(learner.network(), &device);
