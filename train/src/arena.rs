@@ -248,20 +248,13 @@ impl ArenaConfig {
         } else {
             self.opening_fens[pair as usize % self.opening_fens.len()]
         };
-        for attempt in 0..100u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(mix(self.seed, ((pair as u64) << 8) | attempt));
-            let mut g = Game::new(table.clone(), base);
-            while !g.is_over() && (g.ply_count() as u32) < self.opening_plies {
-                let m = *g.legal_moves().choose(&mut rng).expect("a game that is not over has a legal move");
-                g.play(m).expect("a legal move plays");
-            }
-            if !g.is_over() && self.balance.is_none_or(|b| b.holds(&g)) {
-                return g;
-            }
-        }
-        // Every try ended the game or was unbalanced (only in odd start positions): start from
-        // the base itself.
-        Game::new(table.clone(), base)
+        random_opening(
+            table,
+            base,
+            self.opening_plies,
+            |attempt| mix(self.seed, ((pair as u64) << 8) | attempt),
+            |g| self.balance.is_none_or(|b| b.holds(g)),
+        )
     }
 
     fn play_game(&self, index: u32, engines: &[Engine; 2], factory: &Factory, table: &Arc<MoveTable>) -> GameResult {
@@ -560,6 +553,31 @@ pub fn run(cfg: &ArenaConfig, factory: Factory) -> Result<ArenaReport, ArenaErro
         Some(e) => Err(e),
         None => Ok(report),
     }
+}
+
+/// `plies` uniformly random legal moves from `base`: up to 100 tries, try `k` drawing from a
+/// generator seeded with `seed_of(k)`, until one neither ends the game nor fails `accept`;
+/// if none does (only in odd start positions), the game at `base` itself. Shared by the
+/// arena's openings and self-play's opponent games.
+pub(crate) fn random_opening(
+    table: &Arc<MoveTable>,
+    base: Position,
+    plies: u32,
+    seed_of: impl Fn(u64) -> u64,
+    accept: impl Fn(&Game) -> bool,
+) -> Game {
+    for attempt in 0..100u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed_of(attempt));
+        let mut g = Game::new(table.clone(), base);
+        while !g.is_over() && (g.ply_count() as u32) < plies {
+            let m = *g.legal_moves().choose(&mut rng).expect("a game that is not over has a legal move");
+            g.play(m).expect("a legal move plays");
+        }
+        if !g.is_over() && accept(&g) {
+            return g;
+        }
+    }
+    Game::new(table.clone(), base)
 }
 
 #[cfg(test)]

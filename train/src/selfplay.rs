@@ -237,7 +237,7 @@ impl SelfPlay {
         let mut game = Game::new(self.table.clone(), Position::start());
         let mut plies = Vec::new();
         if opponent.is_some() && self.cfg.opponent_random_plies > 0 {
-            (game, plies) = self.random_opening(seed, index);
+            (game, plies) = self.random_opening(seed);
         }
         Slot {
             game,
@@ -260,22 +260,19 @@ impl SelfPlay {
     /// Drawn from their own generator, so the game's other draws are those it would have had
     /// from the start position. A draw that ends the game (never seen in practice) is drawn
     /// again; after 100 such draws the game starts from the start position.
-    fn random_opening(&self, seed: u64, index: u64) -> (Game, Vec<PlyRecord>) {
-        use rand::seq::SliceRandom;
-        for attempt in 0..100 {
-            let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, 0x0BE4_0000 + attempt));
-            let mut game = Game::new(self.table.clone(), Position::start());
-            let mut plies = Vec::new();
-            while !game.is_over() && (game.ply_count() as u32) < self.cfg.opponent_random_plies {
-                let mv = *game.legal_moves().choose(&mut rng).expect("a game that is not over has a legal move");
-                plies.push(PlyRecord { mv: notation::to_cecp(mv), value: 0.0, policy: Vec::new(), is_policy_target: false });
-                play_or_draw(&mut game, mv, "self-play game (random opening ply)", index);
-            }
-            if !game.is_over() {
-                return (game, plies);
-            }
-        }
-        (Game::new(self.table.clone(), Position::start()), Vec::new())
+    fn random_opening(&self, seed: u64) -> (Game, Vec<PlyRecord>) {
+        let game = crate::arena::random_opening(
+            &self.table,
+            Position::start(),
+            self.cfg.opponent_random_plies,
+            |attempt| mix(seed, 0x0BE4_0000 + attempt),
+            |_| true,
+        );
+        let plies = game
+            .moves()
+            .map(|mv| PlyRecord { mv: notation::to_cecp(mv), value: 0.0, policy: Vec::new(), is_policy_target: false })
+            .collect();
+        (game, plies)
     }
 
     /// A search for the newly started game in `slot` (after the opponent's opening move, if any).
