@@ -347,7 +347,7 @@ fn is_v1(header: &Header) -> bool {
 
 fn check_compatible(path: &Path, header: &Header) -> Result<(), CheckpointError> {
     let p = || path.to_path_buf();
-    if header.encoding_version != ENCODING_VERSION && !(is_v1(header)) {
+    if header.encoding_version != ENCODING_VERSION && !is_v1(header) {
         return Err(CheckpointError::EncodingVersion { path: p(), found: header.encoding_version });
     }
     let planes = if is_v1(header) { V1_PLANES } else { NUM_PLANES };
