@@ -87,15 +87,15 @@ impl Move {
     // The padded-board index of the origin square (not a constructor, whatever the name says).
     #[allow(clippy::wrong_self_convention)]
     #[inline]
-    pub(crate) fn from_pad(self) -> usize {
+    pub fn from_pad(self) -> usize {
         self.from as usize
     }
     #[inline]
-    pub(crate) fn to_pad(self) -> usize {
+    pub fn to_pad(self) -> usize {
         self.to as usize
     }
     #[inline]
-    pub(crate) fn via_pad(self) -> [u16; 2] {
+    pub fn via_pad(self) -> [u16; 2] {
         self.via
     }
     /// The same move with the promotion flag set or cleared.
@@ -165,7 +165,7 @@ impl MoveList {
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
-    pub(crate) fn truncate(&mut self, n: usize) {
+    pub fn truncate(&mut self, n: usize) {
         self.moves.truncate(n);
     }
 }

@@ -103,8 +103,10 @@ impl Position {
     pub fn piece_at(&self, s: Square) -> Option<Piece> {
         Piece::from_code(self.board[s.pad()])
     }
+    /// The piece code in a padded-mailbox cell (0 = empty, `piece::GUARD` = off the board),
+    /// for the inner loops of searchers.
     #[inline]
-    pub(crate) fn cell(&self, pad: usize) -> u8 {
+    pub fn cell(&self, pad: usize) -> u8 {
         self.board[pad]
     }
     /// Squares of a side's pieces, in dense-index order.
@@ -314,7 +316,7 @@ impl Position {
         Square::all().filter_map(move |s| self.piece_at(s).map(|p| (s, p)))
     }
 
-    pub(crate) fn dense_occ(&self, c: Color) -> [u64; 4] {
+    pub fn dense_occ(&self, c: Color) -> [u64; 4] {
         self.occ[c.index()]
     }
 }

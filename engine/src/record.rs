@@ -47,8 +47,6 @@ use crate::position::Position;
 use crate::powers::MoveTable;
 use crate::rules::Rules;
 use crate::square::Color;
-use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 /// A record that could not be read or replayed: the line (when known) and what was wrong.
@@ -398,43 +396,6 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value))
 }
 
-/// Write a whole file atomically: a temporary file in the same directory, synced, then renamed
-/// over `path`, so a reader (or a crash) never sees half a file.
-pub fn write_file_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "record".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Append one game to a record file with a single write, so a process killed between games
-/// leaves every finished game whole. A blank line separates it from the previous game.
-pub fn append_record(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
-    let empty = f.metadata()?.len() == 0;
-    let text = if empty { rec.to_text() } else { format!("\n{}", rec.to_text()) };
-    f.write_all(text.as_bytes())?;
-    f.flush()
-}
-
-/// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
-pub fn pgn_date_now() -> String {
-    let t = time::OffsetDateTime::now_utc();
-    format!("{:04}.{:02}.{:02}", t.year(), u8::from(t.month()), t.day())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -514,23 +475,5 @@ mod tests {
         let recs = parse_records("[Rules \"nope\"]\n*\n").unwrap();
         assert!(recs[0].replay().err().unwrap().to_string().starts_with("line 1: Rules tag: unknown rules 'nope'"));
         assert_eq!(parse_records("").unwrap().len(), 0);
-    }
-
-    #[test]
-    fn atomic_writes_and_appends_leave_whole_games() {
-        let dir = std::env::temp_dir().join(format!("tenjiku-record-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("games.pgn");
-        let _ = std::fs::remove_file(&path);
-        let r = GameRecord::from_game(&random_game(1, 6, Position::start()), "standard");
-        append_record(&path, &r).unwrap();
-        append_record(&path, &r).unwrap();
-        assert_eq!(parse_records(&std::fs::read_to_string(&path).unwrap()).unwrap().len(), 2);
-        write_file_atomic(&path, &r.to_text()).unwrap();
-        assert_eq!(parse_records(&std::fs::read_to_string(&path).unwrap()).unwrap().len(), 1);
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left behind");
-        std::fs::remove_dir_all(&dir).unwrap();
-        let d = pgn_date_now();
-        assert!(d.len() == 10 && d.as_bytes()[4] == b'.' && d.as_bytes()[7] == b'.' && d.starts_with("20"), "{d}");
     }
 }

@@ -64,12 +64,12 @@ impl Square {
     }
     /// Padded-mailbox cell (for move generation).
     #[inline]
-    pub(crate) fn pad(self) -> usize {
+    pub fn pad(self) -> usize {
         self.0 as usize
     }
     /// Square from a padded cell known to be on the board.
     #[inline]
-    pub(crate) fn from_pad(p: usize) -> Square {
+    pub fn from_pad(p: usize) -> Square {
         Square(p as u16)
     }
     #[inline]

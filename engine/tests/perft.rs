@@ -1,59 +1,66 @@
-//! Perft regression from the start position (numbers copied from the project's reference
-//! perft table; RULES.md §11 gives the depth-1 breakdown).
+//! Perft regression: every `.perft` file under `tests/data/` (shakmaty's format), read by this
+//! one test. Counts of up to `QUICK_LEAVES` leaves run in the normal suite; the rest (about 90
+//! million leaves) with `cargo test --release -- --ignored`.
 
-use engine::perft::perft;
+use engine::perft::{parse_perft_file, perft, PerftCase};
 use engine::{MoveTable, Position, Rules};
 
-fn table() -> MoveTable {
-    MoveTable::new(&Rules::standard())
-}
+/// The largest count the normal suite checks.
+const QUICK_LEAVES: u64 = 1_000_000;
 
-#[test]
-fn perft_start_depth_1_is_74() {
-    assert_eq!(perft(&Position::start(), &table(), 1), 74);
-}
-
-#[test]
-fn perft_start_depth_2_is_5538() {
-    assert_eq!(perft(&Position::start(), &table(), 2), 5_538);
-}
-
-#[test]
-fn perft_start_depth_3_is_464191() {
-    assert_eq!(perft(&Position::start(), &table(), 3), 464_191);
-}
-
-#[test]
-#[ignore = "slow: about 40 million leaves; run with --ignored"]
-fn perft_start_depth_4_is_39632173() {
-    assert_eq!(perft(&Position::start(), &table(), 4), 39_632_173);
-}
-
-/// Midgame regression counts (positions from seeded random play, `engine::bench`); they pin
-/// the generator's behaviour once the clause tests pass.
-#[test]
-fn perft_midgame_positions() {
-    let t = table();
-    let expected = [
-        ("midgame-1", [206u64, 31_074, 6_417_418]),
-        ("midgame-2", [234, 65_978, 15_674_421]),
-        ("midgame-3", [304, 86_746, 26_377_882]),
-    ];
-    for (name, counts) in expected {
-        let fen = engine::bench::BENCH_POSITIONS.iter().find(|p| p.0 == name).unwrap().1;
-        let pos = Position::from_fen(fen).unwrap();
-        for (d, &n) in counts.iter().enumerate().take(2) {
-            assert_eq!(perft(&pos, &t, d as u32 + 1), n, "{name} depth {}", d + 1);
+fn cases() -> Vec<(String, PerftCase)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for path in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "perft")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for case in parse_perft_file(&text).unwrap_or_else(|e| panic!("{name}: {e}")) {
+            out.push((name.clone(), case));
         }
     }
+    assert!(out.len() >= 4, "the start position and three midgame positions at least");
+    out
+}
+
+fn check(slow: bool) {
+    let t = MoveTable::new(&Rules::standard());
+    let mut checked = 0;
+    for (file, case) in cases() {
+        let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{file} {}: {e}", case.id));
+        for &(depth, leaves) in &case.counts {
+            if (leaves > QUICK_LEAVES) == slow {
+                assert_eq!(perft(&pos, &t, depth), leaves, "{file} {} depth {depth}", case.id);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0);
 }
 
 #[test]
-#[ignore = "slow: ~50 million leaves; run with --ignored"]
-fn perft_midgame_positions_depth_3() {
-    let t = table();
-    for (name, n) in [("midgame-1", 6_417_418u64), ("midgame-2", 15_674_421), ("midgame-3", 26_377_882)] {
-        let fen = engine::bench::BENCH_POSITIONS.iter().find(|p| p.0 == name).unwrap().1;
-        assert_eq!(perft(&Position::from_fen(fen).unwrap(), &t, 3), n, "{name}");
-    }
+fn perft_counts_of_the_data_files() {
+    check(false);
+}
+
+#[test]
+#[ignore = "slow: about 90 million leaves; run with --ignored"]
+fn perft_counts_of_the_data_files_deep() {
+    check(true);
+}
+
+#[test]
+fn the_start_position_counts_are_the_reference_ones() {
+    let start = cases().into_iter().find(|(_, c)| c.id == "start").unwrap().1;
+    assert_eq!(Position::from_fen(&start.fen).unwrap(), Position::start());
+    assert_eq!(start.counts, vec![(1, 74), (2, 5_538), (3, 464_191), (4, 39_632_173)]);
+}
+
+#[test]
+fn bad_perft_files_name_the_line() {
+    assert_eq!(parse_perft_file("id x\nperft 1\n").unwrap_err().to_string(), "perft file line 2: expected 'perft DEPTH LEAVES', got 'perft 1'");
+    assert!(parse_perft_file("epd 16/16 b\n").unwrap_err().to_string().contains("line 1: 'epd' before any 'id'"));
+    assert!(parse_perft_file("id x\n").unwrap_err().to_string().contains("no 'epd' line"));
+    assert!(parse_perft_file("fen x\n").unwrap_err().to_string().contains("unknown key 'fen'"));
 }

@@ -116,8 +116,8 @@ fn make_unmake_perft_equals_copy_make_perft() {
         }
         n
     }
-    for (_, fen) in engine::bench::BENCH_POSITIONS {
-        let mut p = Position::from_fen(fen).unwrap();
+    for (_, fen) in engine::perft::bench_positions() {
+        let mut p = Position::from_fen(&fen).unwrap();
         let copy = engine::perft::perft(&p, &t, 2);
         assert_eq!(walk(&mut p, &t, 2), copy, "{fen}");
     }

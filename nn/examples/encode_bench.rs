@@ -4,7 +4,6 @@
 //!
 //! `cargo run --release -p tenjiku-nn --example encode_bench [-- ITERATIONS]`
 
-use engine::bench::BENCH_POSITIONS;
 use engine::movegen::generate;
 use engine::{Move, MoveList, MoveTable, Position, Rules};
 use nn::encoding::{encode, HistoryFeatures, INPUT_SIZE};
@@ -105,9 +104,9 @@ fn main() {
     let iterations: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let t = MoveTable::new(&Rules::standard());
     let mut results = Vec::new();
-    for (name, fen) in BENCH_POSITIONS {
-        let pos = Position::from_fen(fen).expect("bench FEN");
-        results.push(measure(name, &t, &[pos], iterations));
+    for (name, fen) in engine::perft::bench_positions() {
+        let pos = Position::from_fen(&fen).expect("bench FEN");
+        results.push(measure(&name, &t, &[pos], iterations));
     }
     let corpus = random_corpus(&t, 99, 40, 400, 4);
     let rounds = (iterations / corpus.len()).max(1);

@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 
 use nn::backend::{self, Device};
 use nn::encoding::NUM_PLANES;
-use nn::inference::Evaluator;
+use nn::inference::Inference;
 use nn::network::{NetConfig, Network, SQUARES};
 use nn::policy::POLICY_SIZE;
 use nn::train::{TrainBatch, TrainConfig, Trainer};
@@ -127,7 +127,7 @@ fn main() {
         let net = Network::seeded(&cfg, 1, &device);
         let params = net.num_params();
         let flops = cfg.flops_per_position() as f64;
-        let mut eval = Evaluator::new(net.clone(), &device);
+        let mut eval = Inference::new(net.clone(), &device);
         let trunk_flops = flops - cfg.projection_flops() as f64;
         for &b in &o.batches {
             let inputs = random_inputs(&mut rng, b);

@@ -27,7 +27,6 @@
 
 use std::fmt;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use burn::module::Module;
@@ -35,7 +34,7 @@ use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
 use serde::{Deserialize, Serialize};
 
-use crate::checksum::Xxh64;
+use xxhash_rust::xxh64::Xxh64;
 use crate::encoding::{ENCODING_VERSION, NUM_PLANES, V1_PLANES};
 use crate::network::{NetConfig, Network};
 use crate::policy::POLICY_SIZE;
@@ -86,7 +85,7 @@ impl Header {
             rules: rules.to_string(),
             step: 0,
             parent: None,
-            created: utc_now(),
+            created: crate::files::utc_now(),
             checksum: 0,
             network,
         }
@@ -233,24 +232,9 @@ pub fn save(path: impl AsRef<Path>, ckpt: &Checkpoint) -> Result<u64, Checkpoint
     prefix.extend_from_slice(&(header_text.len() as u32).to_le_bytes());
     prefix.extend_from_slice(&checksum.to_le_bytes());
 
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "checkpoint".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(&prefix)?;
-        f.write_all(&body)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(io("write", e));
-    }
+    let mut bytes = prefix;
+    bytes.extend_from_slice(&body);
+    crate::files::write_atomic(path, &bytes).map_err(|e| io("write", e))?;
     Ok(checksum)
 }
 
@@ -397,30 +381,4 @@ pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<Checkpoint, Check
     let network = net.try_load_record(record).map_err(|e| rec_err(e.to_string()))?;
     let optimizer = (!parts.optim.is_empty()).then(|| parts.optim.to_vec());
     Ok(Checkpoint { header, network, optimizer })
-}
-
-/// Current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    format_utc(secs)
-}
-
-/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn format_utc(secs: u64) -> String {
-    let t = i64::try_from(secs)
-        .ok()
-        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
-        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-        t.year(),
-        u8::from(t.month()),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second()
-    )
 }

@@ -28,7 +28,7 @@
 //! | 98 | constant `ply / ply_cap` (plies played in the game, `Rules::ply_cap`; 0.0 when there is no cap; at most 1.0) |
 //! | 99..115 | rule planes: constant 1.0 when the rules flag differs from the standard preset as stated, one plane per flag group that changes moves or their consequences (RULES.md §15; see [`RULE_PLANE_NAMES`]) |
 //! | 115 | own pieces the opponent could capture if it were to move (the victims of its legal moves: destination and intermediate captures; burns not counted) |
-//! | 116 | … by a piece worth less than the victim ([`engine::eval::piece_value`] of the movement type; a royal victim always counts) |
+//! | 116 | … by a piece worth less than the victim ([`search::values::search_value`] of the movement type; a royal victim always counts) |
 //! | 117 | opponent pieces the side to move can capture |
 //! | 118 | … by a piece worth less than the victim |
 //! | 119 | squares the side to move's pieces can end a move on (its legal moves' destinations) |
@@ -67,7 +67,7 @@ use engine::rules::{
     AreaMove, FdVsFd, FireDemonOrthogonal, FreeEagle, HeavenlyTetrarch, JumpCapture, JumpOver, LastRankRule,
     LionHawk, Repetition,
 };
-use engine::eval::{piece_value, ROYAL_ORDER_VALUE};
+use search::values::{search_value as piece_value, ROYAL_ORDER_VALUE};
 use engine::movegen::generate_for;
 use engine::{Color, Kind, MoveList, MoveTable, Piece, Position, Rules};
 

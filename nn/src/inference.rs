@@ -1,16 +1,16 @@
 //! Batched inference: many positions in, policy logits (or priors over the legal moves) and
 //! win/draw/loss probabilities out.
 //!
-//! An [`Evaluator`] owns the network (in inference mode: batch norm uses its running statistics,
+//! An [`Inference`] owns the network (in inference mode: batch norm uses its running statistics,
 //! no autodiff) and the output buffers; each call reuses them, so the only allocations per call
 //! are the backend's own per-batch tensors, never one per position.
 //!
 //! ```no_run
-//! # use nn::{backend, inference::Evaluator, network::{NetConfig, Network}};
+//! # use nn::{backend, inference::Inference, network::{NetConfig, Network}};
 //! # use nn::{encoding::NUM_PLANES, policy::POLICY_SIZE};
 //! let device = backend::cpu_device();
 //! let cfg = NetConfig::load("configs/net-tiny.toml").unwrap();
-//! let mut eval = Evaluator::new(Network::seeded(&cfg, 1, &device), &device);
+//! let mut eval = Inference::new(Network::seeded(&cfg, 1, &device), &device);
 //! let inputs = vec![0.0f32; 4 * NUM_PLANES * 256];
 //! // All logits (172k per position): analysis, tests.
 //! let out = eval.evaluate(&inputs, 4);
@@ -31,7 +31,7 @@ use crate::encoding::NUM_PLANES;
 use crate::network::{MoveWeights, Network, SQUARES};
 use crate::policy::{mask_and_softmax, NO_INDEX, NULL_PASS_INDEX, NUM_MOVE_PLANES, POLICY_SIZE};
 
-/// Raw outputs of one [`Evaluator::evaluate`] call (views into the evaluator's buffers).
+/// Raw outputs of one [`Inference::evaluate`] call (views into the evaluator's buffers).
 #[derive(Debug)]
 pub struct Outputs<'a> {
     /// `batch × POLICY_SIZE` policy logits, position after position.
@@ -44,7 +44,7 @@ pub struct Outputs<'a> {
     pub material: &'a [f32],
 }
 
-/// Outputs of one [`Evaluator::evaluate_masked`] call.
+/// Outputs of one [`Inference::evaluate_masked`] call.
 #[derive(Debug)]
 pub struct MaskedOutputs<'a> {
     /// Prior of every legal move, aligned with the `legal` slice given (each position's priors
@@ -59,7 +59,7 @@ pub struct MaskedOutputs<'a> {
 }
 
 /// Batched evaluation with reused buffers.
-pub struct Evaluator {
+pub struct Inference {
     net: Network,
     device: Device,
     policy: Vec<f32>,
@@ -73,7 +73,7 @@ pub struct Evaluator {
     local: Vec<usize>,
 }
 
-impl Evaluator {
+impl Inference {
     /// An evaluator running `net` on `device` (the network is moved there and put in inference
     /// mode; the device's autodiff flag is dropped).
     pub fn new(net: Network, device: &Device) -> Self {
@@ -131,7 +131,7 @@ impl Evaluator {
     /// Only the legal moves' logits are computed: the network runs up to the policy features
     /// ([`Network::forward_heads`]) and each legal logit is one dot product on the host
     /// ([`MoveWeights::logit`]), instead of materialising all `POLICY_SIZE` logits per position.
-    /// The logits equal [`Evaluator::evaluate`]'s up to float rounding (~1e-6).
+    /// The logits equal [`Inference::evaluate`]'s up to float rounding (~1e-6).
     ///
     /// # Panics
     /// On a bad input length, bad offsets, or a policy index `>= POLICY_SIZE` (other than

@@ -3,18 +3,17 @@
 //! Data flows one way: `engine` positions → [`encoding`] planes and [`policy`] indices → the
 //! [`network`] → search ([`inference`]) and training ([`train`]), with weights kept in
 //! [`checkpoint`] files. [`backend`] picks the Burn device, so no other crate names a backend.
-//! [`search`] plugs the network into the engine's MCTS as its evaluator.
+//! [`evaluator`] plugs the network into the MCTS of `search` as its evaluator.
 
 pub mod backend;
 pub mod checkpoint;
-pub mod checksum;
 pub mod encoding;
+pub mod evaluator;
+pub mod files;
 pub mod inference;
 pub mod network;
 pub mod policy;
-pub mod search;
 pub mod train;
 
 pub use checkpoint::{Checkpoint, CheckpointError, Header};
-pub use inference::Evaluator;
 pub use network::{NetConfig, Network};

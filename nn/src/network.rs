@@ -485,7 +485,7 @@ impl Network {
     /// Forward pass up to the policy head's features, without the 1×1 projection to the
     /// `256 × NUM_MOVE_PLANES` move logits: search needs only the legal moves' logits, which
     /// [`MoveWeights::logit`] computes from the features at a fraction of the cost and memory
-    /// traffic of the full policy (see [`crate::inference::Evaluator::evaluate_masked`]).
+    /// traffic of the full policy (see [`crate::inference::Inference::evaluate_masked`]).
     pub fn forward_heads(&self, input: Tensor<4>) -> HeadOutput {
         let mut x = relu(self.input_bn.forward(self.input_conv.forward(input)));
         for block in &self.blocks {

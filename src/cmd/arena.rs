@@ -1,10 +1,10 @@
 use anyhow::{bail, Context, Result};
-use engine::player::EngineSpec;
+use search::EngineSpec;
 use engine::{record, Position, Rules};
 use std::path::PathBuf;
 use std::sync::Arc;
-use train::arena::{self, Adjudication, ArenaConfig, Balance};
-use train::stats::Sprt;
+use play::arena::{self, Adjudication, ArenaConfig, Balance};
+use play::Sprt;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -121,13 +121,13 @@ pub fn run(a: Args) -> Result<()> {
         progress: !a.quiet,
         rules,
     };
-    let factory: arena::Factory = Arc::new(train::make_player);
+    let factory: arena::Factory = Arc::new(play::build);
     arena::check(&cfg, &factory)?;
     print!("{}", cfg.header());
     let report = arena::run(&cfg, factory)?;
     print!("{}", report.text());
     if let Some(p) = &a.json {
-        record::write_file_atomic(p, &report.json()).with_context(|| format!("cannot write {}", p.display()))?;
+        nn::files::write_atomic(p, report.json().as_bytes()).with_context(|| format!("cannot write {}", p.display()))?;
     }
     Ok(())
 }

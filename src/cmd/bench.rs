@@ -1,5 +1,5 @@
 use anyhow::{bail, Result};
-use engine::bench::{copy_make_speed, make_unmake_speed, perft_speed, Measurement, BENCH_POSITIONS};
+use play::bench::{copy_make_speed, make_unmake_speed, perft_speed, Measurement};
 use engine::{MoveTable, Position, Rules};
 
 #[derive(clap::Args)]
@@ -56,18 +56,18 @@ fn mcts(a: Args) -> Result<()> {
     );
     println!("| position | games | threads | simulations/s | mean batch | network pos/s | outside network |");
     println!("|---|---|---|---|---|---|---|");
-    for (name, fen) in [("start", engine::fen::START_FEN), ("midgame-2", engine::bench::MIDGAME_2)] {
-        let pos = Position::from_fen(fen)?;
+    for (name, fen) in engine::perft::bench_positions().into_iter().filter(|(n, _)| n == "start" || n == "midgame-2") {
+        let pos = Position::from_fen(&fen)?;
         for &games in &a.games {
             for &threads in &a.threads {
-                let b = train::bench::MctsBench {
+                let b = play::bench::MctsBench {
                     games,
                     visits: a.visits,
                     gumbel: (a.gumbel > 0).then_some(a.gumbel),
                     batch_per_tree: if a.gumbel > 0 { 1 } else { a.batch },
                     threads,
                 };
-                let r = train::bench::mcts_speed(&cfg, &device, &pos, &b);
+                let r = play::bench::mcts_speed(&cfg, &device, &pos, &b);
                 println!(
                     "| {name} | {games} | {threads} | {:.0} | {:.1} | {:.0} | {:.1}% |",
                     r.simulations_per_s(),
@@ -88,12 +88,12 @@ fn movegen(a: Args) -> Result<()> {
     let print = |m: &Measurement| {
         println!("{:<10} {:<14} {:>5} {:>12} {:>9.3} {:>12.2}", m.name, m.what, m.depth, m.count, m.secs, m.per_sec() / 1e6)
     };
-    for (name, fen) in BENCH_POSITIONS {
-        let pos = Position::from_fen(fen)?;
+    for (name, fen) in engine::perft::bench_positions() {
+        let pos = Position::from_fen(&fen)?;
         let depth = if name == "start" { a.depth } else { a.depth.saturating_sub(1).max(1) };
-        print(&perft_speed(name, &pos, &t, depth));
-        print(&make_unmake_speed(name, &pos, &t, 3));
-        print(&copy_make_speed(name, &pos, &t, 3));
+        print(&perft_speed(&name, &pos, &t, depth));
+        print(&make_unmake_speed(&name, &pos, &t, 3));
+        print(&copy_make_speed(&name, &pos, &t, 3));
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let (pos, table) = a.pos.load()?;
     let mut out = std::io::stdout();
-    let best = train::go::go(pos, &table.rules, &a.moves, &a.engine, &mut |line| {
+    let best = play::go(pos, &table.rules, &a.moves, &a.engine, &mut |line| {
         // Thinking lines appear as the search goes, not all at the end.
         let _ = writeln!(out, "{line}");
         let _ = out.flush();

@@ -1,10 +1,10 @@
 use super::show::StyleArg;
 use anyhow::{bail, Context, Result};
-use engine::display::Style;
+use play::Style;
 use engine::game::Game;
-use engine::player::EngineSpec;
+use search::EngineSpec;
 use engine::record::rules_tag;
-use engine::session::{Session, SessionOptions};
+use play::{Session, SessionOptions};
 use engine::{Color, MoveTable, Position, Rules};
 use std::io::{stdin, stdout, IsTerminal};
 use std::sync::Arc;
@@ -41,8 +41,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::load(&a.rules)?;
-    let spec = EngineSpec::parse(&a.engine.clone().unwrap_or_else(train::default_engine_spec))?;
-    let player = train::make_player(&spec, &rules)?;
+    let spec = EngineSpec::parse(&a.engine.clone().unwrap_or_else(play::default_engine_spec))?;
+    let player = play::build(&spec, &rules)?;
     let start = match &a.fen {
         None => Position::start(),
         Some(f) => Position::from_fen(f).context("--fen")?,

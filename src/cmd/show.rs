@@ -1,5 +1,5 @@
 use anyhow::{bail, Context, Result};
-use engine::display::{render, RenderOptions, Style};
+use play::{render, RenderOptions, Style};
 use engine::{hodges, notation, record};
 use std::io::IsTerminal;
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 use anyhow::Result;
-use engine::cecp;
-use engine::player::EngineSpec;
+use play::cecp;
+use search::EngineSpec;
 use engine::Rules;
 use std::io::{stdin, stdout};
 
@@ -17,7 +17,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::load(&a.rules)?;
-    let spec = EngineSpec::parse(&a.engine.clone().unwrap_or_else(train::default_engine_spec))?;
-    cecp::run(stdin().lock(), stdout().lock(), spec, rules, Box::new(train::make_player))?;
+    let spec = EngineSpec::parse(&a.engine.clone().unwrap_or_else(play::default_engine_spec))?;
+    cecp::run(stdin().lock(), stdout().lock(), spec, rules)?;
     Ok(())
 }

@@ -25,11 +25,12 @@
 //! fresh engine seeded the same way with a depth or node limit (a time limit is refused), so
 //! the same seed gives the same games whatever the thread count.
 
+use search::mix_seed;
 use crate::replay::{GameFile, PlyRecord};
-use crate::selfplay::{cap_plies, mix, play_or_draw, Finished};
-use engine::alphabeta::AlphaBeta;
+use crate::selfplay::{cap_plies, play_or_draw, Finished};
+use search::alphabeta::AlphaBeta;
 use engine::game::Game;
-use engine::player::EngineSpec;
+use search::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -170,10 +171,10 @@ pub fn score_value(score: i32) -> f32 {
 
 /// Play teacher game number `index`.
 pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Finished {
-    let seed = mix(cfg.seed, index);
+    let seed = mix_seed(cfg.seed, index);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut teacher = AlphaBeta::from_spec(&cfg.engine).expect("teacher spec checked with the config");
-    teacher.set_seed(mix(seed, 0x7EAC));
+    teacher.set_seed(mix_seed(seed, 0x7EAC));
     let mut game = Game::new(table, Position::start());
     let mut plies = Vec::new();
     let mut low = [0u32; 2];

@@ -338,7 +338,7 @@ impl RunConfig {
         if self.eval_visits == 0 {
             return bad("eval_visits", "must be at least 1");
         }
-        if let Err(e) = engine::player::EngineSpec::parse(&self.eval_baseline) {
+        if let Err(e) = search::EngineSpec::parse(&self.eval_baseline) {
             return bad("eval_baseline", &format!("is not an engine spec: {e}"));
         }
         if self.eval_adjudicate_cp < 0 {

@@ -7,8 +7,8 @@
 //! atomically after it). Step 0 is the initial random network. Pruning keeps the newest
 //! `keep_checkpoints` and every evaluated one (see [`is_evaluated`]).
 
+use search::mix_seed;
 use crate::replay::{Batch, ReplayBuffer};
-use crate::selfplay::mix;
 use engine::MoveTable;
 use nn::backend::Device;
 use nn::checkpoint::{self, Checkpoint, Header};
@@ -67,7 +67,7 @@ pub fn find_latest(dir: &Path, device: &Device, warn: &mut dyn FnMut(String)) ->
 
 /// Write `name` into `dir/latest` atomically.
 pub fn write_latest(dir: &Path, name: &str) -> std::io::Result<()> {
-    engine::record::write_file_atomic(&dir.join("latest"), &format!("{name}\n"))
+    nn::files::write_atomic(&dir.join("latest"), format!("{name}\n").as_bytes())
 }
 
 /// Losses of one step, with the policy loss per policy-target position.
@@ -138,7 +138,7 @@ impl Learner {
     /// One optimiser step on a batch drawn from `buffer` (the draw is seeded by the run's seed and
     /// the step number, so a resumed run draws as the original would have).
     pub fn train_step(&mut self, buffer: &ReplayBuffer, table: &MoveTable) -> StepLosses {
-        let mut rng = ChaCha8Rng::seed_from_u64(mix(self.seed ^ 0x7EA1, self.step));
+        let mut rng = ChaCha8Rng::seed_from_u64(mix_seed(self.seed ^ 0x7EA1, self.step));
         buffer.sample_batch(&mut rng, self.batch_size, table, self.material_scale, &mut self.batch);
         let losses = self.trainer.step(&self.batch.as_train_batch());
         self.step += 1;

@@ -177,7 +177,7 @@ impl MetricsFile {
                 )));
             }
             let rest = &text[text.find('\n').map_or(text.len(), |i| i + 1)..];
-            engine::record::write_file_atomic(path, &format!("{header}\n{rest}"))?;
+            nn::files::write_atomic(path, format!("{header}\n{rest}").as_bytes())?;
             drop(file);
             return MetricsFile::open(path);
         }
@@ -212,7 +212,7 @@ impl Log {
     }
     pub fn line(&mut self, text: &str) {
         if let Some(f) = &mut self.file {
-            let _ = writeln!(f, "{} {text}", nn::checkpoint::utc_now());
+            let _ = writeln!(f, "{} {text}", nn::files::utc_now());
             let _ = f.flush();
         }
     }

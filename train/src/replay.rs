@@ -27,12 +27,12 @@
 //! # Training targets (per position, from the side to move's point of view)
 //! policy: the search target (policy-target plies only); value: the game result as W/D/L;
 //! moves-left: plies from this position to the end; material: the final plain-material balance
-//! ([`crate::arena::material_cp`], in centipawns; the learner divides by `material_scale`).
+//! ([`search::values::material_balance`], in centipawns; the learner divides by `material_scale`).
 
-use crate::arena::material_cp;
+use search::values::material_balance;
 use engine::game::{DrawReason, Game, Outcome, WinReason};
 use engine::{notation, Color, MoveTable, Position};
-use nn::checksum::xxh64;
+use xxhash_rust::xxh64::xxh64;
 use nn::encoding::{encode, HistoryFeatures, INPUT_SIZE};
 use nn::train::TrainBatch;
 use rand::Rng;
@@ -177,7 +177,7 @@ impl GameFile {
                 }
             }
         }
-        let sum = xxh64(&b);
+        let sum = xxh64(&b, 0);
         b.extend_from_slice(&sum.to_le_bytes());
         b
     }
@@ -194,7 +194,7 @@ impl GameFile {
         if version != FORMAT_VERSION {
             return Err(format!("game file format version {version}, this build reads {FORMAT_VERSION}"));
         }
-        if xxh64(body) != sum {
+        if xxh64(body, 0) != sum {
             return Err("checksum mismatch (damaged or truncated)".into());
         }
         let rules = r.str16()?;
@@ -253,7 +253,7 @@ impl GameFile {
             game.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
         }
         let end = game.plies().len() as u32;
-        let final_material = material_cp(game.position());
+        let final_material = material_balance(game.position());
         for s in out.iter_mut() {
             let us = s.pos.side_to_move();
             s.result = match self.outcome.winner() {

@@ -39,12 +39,13 @@
 //! time; so a whole run from scratch repeats too, up to the floating-point determinism of the
 //! backend.)
 
+use search::mix_seed;
 use crate::bootstrap::{resigns, score_value};
 use crate::replay::{GameFile, PlyRecord};
-use engine::alphabeta::AlphaBeta;
+use search::alphabeta::AlphaBeta;
 use engine::game::{DrawReason, Game, Outcome};
-use engine::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
-use engine::player::EngineSpec;
+use search::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
+use search::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -104,14 +105,6 @@ impl SelfPlayConfig {
             rules_tag: rules_tag.to_string(),
         })
     }
-}
-
-/// SplitMix64 of (seed, index): independent-looking seeds.
-pub fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(0x6A09_E667_F3BC_C909);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// One game in progress.
@@ -223,7 +216,7 @@ impl SelfPlay {
     fn new_game(&mut self) -> Slot {
         let index = self.next_game;
         self.next_game += 1;
-        let seed = mix(self.cfg.seed, index);
+        let seed = mix_seed(self.cfg.seed, index);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let resign_off = rng.gen_bool(self.cfg.resign_playout_fraction);
         let full = rng.gen_bool(self.cfg.full_search_fraction);
@@ -231,7 +224,7 @@ impl SelfPlay {
         // change with this feature.
         let opponent = self.cfg.opponent.as_ref().filter(|_| rng.gen_bool(self.cfg.opponent_fraction)).map(|spec| {
             let mut ab = AlphaBeta::from_spec(spec).expect("opponent spec checked with the config");
-            ab.set_seed(mix(seed, 0x0990));
+            ab.set_seed(mix_seed(seed, 0x0990));
             (if index % 2 == 0 { Color::Black } else { Color::White }, ab)
         });
         let mut game = Game::new(self.table.clone(), Position::start());
@@ -261,11 +254,11 @@ impl SelfPlay {
     /// from the start position. A draw that ends the game (never seen in practice) is drawn
     /// again; after 100 such draws the game starts from the start position.
     fn random_opening(&self, seed: u64) -> (Game, Vec<PlyRecord>) {
-        let game = crate::arena::random_opening(
+        let game = play::arena::random_opening(
             &self.table,
             Position::start(),
             self.cfg.opponent_random_plies,
-            |attempt| mix(seed, 0x0BE4_0000 + attempt),
+            |attempt| mix_seed(seed, 0x0BE4_0000 + attempt),
             |_| true,
         );
         let plies = game
@@ -277,7 +270,7 @@ impl SelfPlay {
 
     /// A search for the newly started game in `slot` (after the opponent's opening move, if any).
     fn new_search(&self, slot: &Slot) -> Search {
-        let mut mcts = self.mcts_config(mix(slot.seed, 0x5EA4C4));
+        let mut mcts = self.mcts_config(mix_seed(slot.seed, 0x5EA4C4));
         mcts.visits = if slot.full { self.cfg.visits } else { self.cfg.cheap_visits };
         Search::new(mcts, &slot.game)
     }
@@ -443,7 +436,7 @@ fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
     // depend on this share.
     let ply = slot.game.ply_count() as u64;
     let target = cfg.opponent_policy_fraction > 0.0
-        && ((mix(slot.seed ^ 0x0990_901C, ply) >> 11) as f64 / (1u64 << 53) as f64) < cfg.opponent_policy_fraction;
+        && ((mix_seed(slot.seed ^ 0x0990_901C, ply) >> 11) as f64 / (1u64 << 53) as f64) < cfg.opponent_policy_fraction;
     let policy = if target {
         nn::policy::move_index(r.best, *colour).map(|i| vec![(i as u32, u16::MAX)]).unwrap_or_default()
     } else {
@@ -468,7 +461,7 @@ fn entropy(r: &SearchResult) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::mcts::UniformEvaluator;
+    use search::mcts::UniformEvaluator;
 
     fn cfg(threads: usize) -> SelfPlayConfig {
         SelfPlayConfig {

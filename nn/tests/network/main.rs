@@ -3,10 +3,9 @@
 //!
 //! - `checkpoint`: save/load round trips, the other CPU backend, damaged and mismatched files;
 //! - `material_mix`: the search's value blends the WDL and material heads as documented;
-//! - `qsearch_mix`: the search's value blends the network's value and the quiescence score;
 //! - `overfit`: a tiny network memorises a handful of positions (heads and losses wired right).
 
 mod checkpoint;
+mod files;
 mod material_mix;
 mod overfit;
-mod qsearch_mix;

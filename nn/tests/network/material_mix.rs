@@ -1,12 +1,12 @@
 //! `NetEvaluator::set_material_mix`: the value the search sees blends the WDL head with the
 //! material head exactly as documented, and bad weights are refused.
 
-use engine::mcts::{EvalRequest, Evaluation, Evaluator};
+use search::mcts::{EvalRequest, Evaluation, Evaluator};
 use engine::movegen::legal_moves;
 use engine::{MoveTable, Position, Rules};
 use nn::backend;
 use nn::network::{NetConfig, Network};
-use nn::search::NetEvaluator;
+use nn::evaluator::NetEvaluator;
 
 fn net(material_head: bool) -> Network {
     let mut cfg = NetConfig::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/net-tiny.toml")).unwrap();
@@ -31,7 +31,7 @@ fn evaluate(network: &Network, w: f32) -> (f32, f32, f32, f32) {
     let mut input = vec![0.0; nn::encoding::INPUT_SIZE];
     let hist = nn::encoding::HistoryFeatures { repetitions: 0, ply: 0 };
     nn::encoding::encode(&pos, &table, &hist, &mut input);
-    let mut raw = nn::inference::Evaluator::new(network.clone(), &device);
+    let mut raw = nn::inference::Inference::new(network.clone(), &device);
     let r = raw.evaluate(&input, 1);
     let wdl = r.wdl[0];
     (out[0].value, out[0].draw, wdl[0] - wdl[2], r.material[0])

@@ -1,0 +1,825 @@
+//! One search tree: descents (selection in `puct.rs`), expansion with terminal detection,
+//! backup, root noise, tree reuse, and the search result.
+//!
+//! A [`Search`] is stepped by the driver (`driver.rs`): [`Search::gather`] descends the tree
+//! up to `batch_per_tree` times, queueing new leaves (virtual loss keeps the descents apart)
+//! and backing up terminal hits at once; the driver evaluates every queued leaf of every tree
+//! in one call; [`Search::apply`] writes the priors and backs the values up.
+//!
+//! # Positions
+//! No position is stored in the tree: each descent replays the moves from the root position
+//! (copy-make, ~65 ns a move); queued leaves keep their position until evaluated.
+//!
+//! # Terminal nodes (checked when a node is created, in the order of `Game::play`)
+//! * a side without royals (RULES.md §9; both: `double_royal_loss`): win/loss;
+//! * repetition, judged on the root game's hashes plus the hashes along the path:
+//!   - `forbidden`: the move is illegal; scored as a loss for the side that made it (exactly
+//!     what the rule amounts to: an illegal move is never chosen, and a side whose every move
+//!     is illegal has no legal move and loses);
+//!   - `loss_for_repeater`: the repeater loses, or wins when it was in check;
+//!   - `jcsa`: a 4th (or later) occurrence gets the exact verdict of `engine::game` (a copy of
+//!     the root game replays the path: draw, or the move is illegal for a perpetual
+//!     checker/attacker, or the game goes on); a **2nd or 3rd occurrence is scored as a draw**
+//!     for search purposes (the usual MCTS simplification; the root's moves always come from
+//!     `Game::legal_moves`, so the move actually played is always legal);
+//! * ply cap and `no_capture_draw_plies`: draw;
+//! * no legal move: loss for the side to move;
+//! * the side to move can take the opponent's last royal at once: win for it (a one-ply
+//!   proof, found by looking only at moves that land on or pass over an enemy royal, or that
+//!   burn next to one; such nodes need no network call).
+
+use super::gumbel::{dirichlet, GumbelState};
+use super::puct::{select_inner, set_priors, sort_tail, RootSel, SORTED_PREFIX};
+use super::tree::{Edge, IdHash, NodeState, Tree, NONE};
+use super::{value_to_cp, EvalRequest, Evaluation, MctsConfig, RootMove, SearchResult};
+use engine::game::{gives_check, Game, Outcome};
+use engine::movegen::generate;
+use engine::moves::{Move, MoveList};
+use crate::Thinking;
+use engine::position::Position;
+use engine::powers::MoveTable;
+use engine::rules::{DoubleRoyalLoss, Repetition};
+use engine::square::dir;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Most simulations a [`Search::gather`] runs that end on terminal nodes with nothing queued
+/// before it returns ([`Search::yielded`]), so a driver consults its stop condition (a deadline)
+/// at least this often even in a solved tree.
+pub const TERMINAL_SIMS_PER_GATHER: u32 = 4096;
+
+/// A queued leaf awaiting its evaluation.
+struct Leaf {
+    node: u32,
+    path_start: u32,
+    path_len: u32,
+    moves_start: u32,
+    pos: Position,
+    reps: u32,
+    ply: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The root still needs its own evaluation.
+    RootEval,
+    Running,
+    Done,
+}
+
+enum Sim {
+    Leaf,
+    Terminal,
+    Collision,
+    Full,
+}
+
+enum Class {
+    Terminal(i8),
+    /// Not terminal; the moves are in the scratch list.
+    Open { reps: u32 },
+}
+
+/// One search tree over one game position.
+pub struct Search {
+    pub(crate) cfg: MctsConfig,
+    pub(crate) tree: Tree,
+    game: Game,
+    table: Arc<MoveTable>,
+    /// Occurrences of each position hash in the root game (root included).
+    history: HashMap<u64, u32, IdHash>,
+    root_ply: u32,
+    root_quiet: u32,
+    rng: ChaCha8Rng,
+    /// PUCT selection at the root (noised priors, creation order).
+    root: RootSel,
+    pub(crate) gumbel: Option<GumbelState>,
+    phase: Phase,
+    /// A root move that takes the opponent's last royal.
+    win_edge: Option<usize>,
+    /// PUCT: total root visits wanted (reused ones count); Gumbel: new simulations.
+    target: u32,
+    pending: Vec<Leaf>,
+    paths: Vec<u32>,
+    sims: u32,
+    full: bool,
+    /// The last gather stopped at [`TERMINAL_SIMS_PER_GATHER`] with nothing queued.
+    yielded: bool,
+    collisions: u64,
+    reused: bool,
+    list: MoveList,
+    path: Vec<u32>,
+    path_hashes: Vec<u64>,
+    path_moves: Vec<Move>,
+    /// Moves of the queued leaves (what their requests hand out).
+    leaf_moves: Vec<Move>,
+    sort_keys: Vec<u32>,
+    sort_edges: Vec<Edge>,
+}
+
+impl Search {
+    /// A fresh search of the current position of `game` (which must not be over).
+    pub fn new(cfg: MctsConfig, game: &Game) -> Search {
+        let reserve = ((cfg.visits as usize).saturating_mul(2) + 16).min(1 << 16);
+        let mut s = Search {
+            tree: Tree::new(cfg.node_budget, cfg.edge_budget, reserve),
+            game: game.clone(),
+            table: game.table_arc(),
+            history: HashMap::default(),
+            root_ply: 0,
+            root_quiet: 0,
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            root: RootSel::default(),
+            gumbel: None,
+            phase: Phase::Done,
+            win_edge: None,
+            target: cfg.visits,
+            pending: Vec::new(),
+            paths: Vec::new(),
+            sims: 0,
+            full: false,
+            yielded: false,
+            collisions: 0,
+            reused: false,
+            list: MoveList::new(),
+            path: Vec::new(),
+            path_hashes: Vec::new(),
+            path_moves: Vec::new(),
+            leaf_moves: Vec::new(),
+            sort_keys: Vec::new(),
+            sort_edges: Vec::new(),
+            cfg,
+        };
+        s.reset(game);
+        s
+    }
+
+    pub fn config(&self) -> &MctsConfig {
+        &self.cfg
+    }
+    /// The visit budget: PUCT, total root visits (reused visits count); Gumbel, new
+    /// simulations. Takes effect for the search in progress.
+    pub fn set_visits(&mut self, visits: u32) {
+        self.target = visits;
+        self.cfg.visits = visits;
+    }
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+    /// The game at the root.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+    /// Simulations completed since the search (re)started.
+    pub fn simulations(&self) -> u32 {
+        self.sims
+    }
+    /// Completed visits below the root (reused ones included).
+    pub fn root_visits(&self) -> u32 {
+        self.tree.node(0).visits.saturating_sub(1)
+    }
+    /// Whether the last [`Search::set_game`] kept part of the old tree.
+    pub fn reused(&self) -> bool {
+        self.reused
+    }
+    /// Descents abandoned because they reached a leaf already waiting for its evaluation.
+    pub fn collisions(&self) -> u64 {
+        self.collisions
+    }
+    /// The search ran out of node or edge budget.
+    pub fn out_of_memory(&self) -> bool {
+        self.full
+    }
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+    /// Whether the last [`Search::gather`] gave up its turn after [`TERMINAL_SIMS_PER_GATHER`]
+    /// simulations that all ended on terminal nodes, queuing nothing: the driver must call it
+    /// again (after consulting its stop condition) rather than take the empty queue for the end.
+    pub fn yielded(&self) -> bool {
+        self.yielded
+    }
+    /// Leaves queued for evaluation.
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Restart from scratch on the current position of `game` (no reuse; the arena's memory is
+    /// kept, so a new game allocates nothing).
+    pub fn restart(&mut self, game: &Game) {
+        self.reset(game);
+        self.reused = false;
+    }
+
+    /// Restart on the current position of `game`, keeping the subtree of the moves played
+    /// since the old root when the game continues the old root's game (tree reuse). The rest of
+    /// the tree is freed (compacted away). Returns whether the tree was reused.
+    pub fn set_game(&mut self, game: &Game) -> bool {
+        let reused = self.try_reuse(game);
+        if !reused {
+            self.reset(game);
+        }
+        self.reused = reused;
+        reused
+    }
+
+    fn try_reuse(&mut self, game: &Game) -> bool {
+        if game.is_over() || self.tree.node_count() == 0 || self.phase == Phase::RootEval {
+            return false;
+        }
+        let old = self.root_ply as usize;
+        if game.ply_count() < old || self.table.rules != game.table().rules {
+            return false;
+        }
+        // The old root game must be a prefix of the new one.
+        let hash_at = |g: &Game, i: usize| {
+            if i == g.ply_count() {
+                g.position().hash()
+            } else {
+                g.plies()[i].before.hash()
+            }
+        };
+        if (0..=old).any(|i| hash_at(game, i) != hash_at(&self.game, i)) {
+            return false;
+        }
+        let mut node = 0u32;
+        for p in &game.plies()[old..] {
+            let Some(e) = self.tree.edges(node).find(|&e| self.tree.edge_move(e) == p.mv) else { return false };
+            let c = self.tree.child(e);
+            if c == NONE || self.tree.node(c).state != NodeState::Expanded {
+                return false;
+            }
+            node = c;
+        }
+        // The tree's moves must be exactly the legal ones (repetition may remove some).
+        let legal = game.legal_moves();
+        let mut have: Vec<Move> = self.tree.node_moves(node).collect();
+        let mut want = legal.clone();
+        have.sort_unstable();
+        want.sort_unstable();
+        if have != want {
+            return false;
+        }
+        self.tree.compact(node);
+        self.set_root_game(game);
+        self.begin(Phase::Running);
+        true
+    }
+
+    fn reset(&mut self, game: &Game) {
+        assert!(!game.is_over(), "search on a finished game");
+        self.tree.clear();
+        self.set_root_game(game);
+        let moves = game.legal_moves();
+        self.tree.add_node(NodeState::Pending, 0, &moves);
+        self.begin(Phase::RootEval);
+    }
+
+    fn set_root_game(&mut self, game: &Game) {
+        self.game = game.clone();
+        self.table = game.table_arc();
+        self.history.clear();
+        for p in game.plies() {
+            *self.history.entry(p.before.hash()).or_insert(0) += 1;
+        }
+        *self.history.entry(game.position().hash()).or_insert(0) += 1;
+        self.root_ply = game.ply_count() as u32;
+        self.root_quiet = game.plies().iter().rev().take_while(|p| !p.effect.removed_any()).count() as u32;
+    }
+
+    fn begin(&mut self, phase: Phase) {
+        self.pending.clear();
+        self.paths.clear();
+        self.leaf_moves.clear();
+        self.sims = 0;
+        self.full = false;
+        self.gumbel = None;
+        self.target = self.cfg.visits;
+        let moves: Vec<Move> = self.tree.node_moves(0).collect();
+        self.win_edge = winning_move(self.game.position(), &self.table, &moves).map(|i| i + self.tree.edges(0).start);
+        self.phase = if self.win_edge.is_some() { Phase::Done } else { phase };
+        if self.phase == Phase::Running {
+            self.init_root();
+        }
+    }
+
+    /// Root priors, noise, Gumbel sampling: once the root has its evaluation.
+    fn init_root(&mut self) {
+        let r = self.tree.edges(0);
+        let mut priors: Vec<f32> = r.clone().map(|e| self.tree.prior(e)).collect();
+        if let Some(m) = self.cfg.gumbel {
+            self.gumbel = Some(GumbelState::new(&self.tree, m, self.target, self.cfg.noise, &mut self.rng));
+        } else if self.cfg.noise && r.len() > 1 {
+            let alpha = (self.cfg.dirichlet_alpha as f64 / r.len() as f64).max(1e-3);
+            let eta = dirichlet(&mut self.rng, alpha, r.len());
+            let f = self.cfg.dirichlet_fraction;
+            for (p, n) in priors.iter_mut().zip(eta) {
+                *p = (1.0 - f) * *p + f * n as f32;
+            }
+        }
+        self.root.init(&self.tree, priors);
+    }
+
+    /// Whether more simulations should be started now (PUCT).
+    fn puct_wants_more(&self) -> bool {
+        self.root_visits() + (self.pending.len() as u32) < self.target
+    }
+
+    /// Queue up to `batch_per_tree` leaves for evaluation (terminal hits are backed up at
+    /// once). Call with no leaves pending.
+    pub fn gather(&mut self) {
+        assert!(self.pending.is_empty(), "gather with leaves still pending");
+        match self.phase {
+            Phase::Done => return,
+            Phase::RootEval => {
+                self.paths.push(0);
+                self.tree.nodes[0].vloss += 1;
+                let pos = *self.game.position();
+                let reps = self.game.repetitions() as u32;
+                self.leaf_moves.extend(self.tree.node_moves(0));
+                self.pending.push(Leaf { node: 0, path_start: 0, path_len: 1, moves_start: 0, pos, reps, ply: self.root_ply });
+                return;
+            }
+            Phase::Running => {}
+        }
+        let max = self.cfg.batch_per_tree.max(1);
+        self.yielded = false;
+        let mut terminals = 0u32;
+        while self.pending.len() < max && !self.full {
+            let forced = match self.gumbel.as_mut() {
+                Some(g) => match g.next() {
+                    Some(e) => Some(e),
+                    None => {
+                        if self.pending.is_empty() && g.advance_phase(&self.tree, &self.cfg) {
+                            continue;
+                        }
+                        break;
+                    }
+                },
+                None => {
+                    if !self.puct_wants_more() {
+                        break;
+                    }
+                    None
+                }
+            };
+            match self.simulate(forced) {
+                Sim::Leaf => {}
+                Sim::Terminal => {
+                    self.sims += 1;
+                    terminals += 1;
+                    // A solved tree (e.g. a root win that PUCT now always selects) needs no
+                    // network; with a time limit and no visit limit it would otherwise loop here
+                    // for billions of simulations without the deadline ever being checked.
+                    if terminals >= TERMINAL_SIMS_PER_GATHER && self.pending.is_empty() {
+                        self.yielded = true;
+                        break;
+                    }
+                }
+                Sim::Collision => {
+                    self.collisions += 1;
+                    if let (Some(g), Some(e)) = (self.gumbel.as_mut(), forced) {
+                        g.unissue(e);
+                    }
+                    break;
+                }
+                Sim::Full => {
+                    if let (Some(g), Some(e)) = (self.gumbel.as_mut(), forced) {
+                        g.unissue(e);
+                    }
+                    self.full = true;
+                }
+            }
+        }
+        if self.pending.is_empty() {
+            let more = match self.gumbel.as_ref() {
+                Some(g) => g.has_more(),
+                None => self.puct_wants_more(),
+            };
+            if self.full || !more {
+                self.phase = Phase::Done;
+            }
+        }
+    }
+
+    /// The evaluation requests of the queued leaves, in queue order.
+    pub fn requests(&self) -> impl Iterator<Item = EvalRequest<'_>> + '_ {
+        self.pending.iter().map(move |l| EvalRequest {
+            position: &l.pos,
+            table: &self.table,
+            repetitions: l.reps,
+            ply: l.ply,
+            moves: &self.leaf_moves[l.moves_start as usize..l.moves_start as usize + self.tree.node(l.node).num_edges as usize],
+        })
+    }
+
+    /// Write the evaluations of the queued leaves (same order as [`Search::requests`]) and
+    /// back them up.
+    pub fn apply(&mut self, evals: &[Evaluation]) {
+        assert_eq!(evals.len(), self.pending.len(), "one evaluation per queued leaf");
+        for (leaf, ev) in self.pending.iter().zip(evals) {
+            set_priors(&mut self.tree, leaf.node, &ev.priors);
+            let v = if ev.value.is_finite() { ev.value.clamp(-1.0, 1.0) } else { 0.0 };
+            let d = if ev.draw.is_finite() { ev.draw.clamp(0.0, 1.0) } else { 0.0 };
+            let n = &mut self.tree.nodes[leaf.node as usize];
+            n.state = NodeState::Expanded;
+            n.raw_value = v;
+            let path = &self.paths[leaf.path_start as usize..(leaf.path_start + leaf.path_len) as usize];
+            backup(&mut self.tree, path, v, d, true);
+            if leaf.node != 0 {
+                self.sims += 1;
+            }
+        }
+        self.pending.clear();
+        self.paths.clear();
+        self.leaf_moves.clear();
+        if self.phase == Phase::RootEval {
+            self.phase = Phase::Running;
+            self.init_root();
+        }
+    }
+
+    /// One descent from the root; `forced` fixes the root edge (Gumbel).
+    fn simulate(&mut self, forced: Option<usize>) -> Sim {
+        let t: &MoveTable = &self.table;
+        let mut pos = *self.game.position();
+        let (mut ply, mut quiet) = (self.root_ply, self.root_quiet);
+        self.path.clear();
+        self.path_hashes.clear();
+        self.path_moves.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        loop {
+            let n = self.tree.nodes[node as usize];
+            match n.state {
+                NodeState::Terminal => {
+                    backup(&mut self.tree, &self.path, n.term as f32, (n.term == 0) as u8 as f32, false);
+                    return Sim::Terminal;
+                }
+                NodeState::Pending => return Sim::Collision,
+                NodeState::Expanded => {}
+            }
+            let e = match (node, forced) {
+                (0, Some(e)) => e,
+                (0, None) => self.root.select(&self.tree, &self.cfg),
+                _ => select_inner(&self.tree, node, &self.cfg),
+            };
+            let mv = self.tree.edge_move(e);
+            let eff = pos.play(t, mv);
+            ply += 1;
+            quiet = if eff.removed_any() { 0 } else { quiet + 1 };
+            let c = self.tree.child(e);
+            if c != NONE {
+                node = c;
+                self.path.push(c);
+                self.path_hashes.push(pos.hash());
+                self.path_moves.push(mv);
+                continue;
+            }
+            // A new node.
+            let class = classify(
+                t,
+                &self.game,
+                &self.history,
+                &self.path_hashes,
+                &self.path_moves,
+                mv,
+                &pos,
+                ply,
+                quiet,
+                &mut self.list,
+            );
+            let edges: &[Move] = match class {
+                Class::Terminal(_) => &[],
+                Class::Open { .. } => self.list.as_slice(),
+            };
+            if !self.tree.has_room(edges.len()) {
+                return Sim::Full;
+            }
+            let (state, term) = match class {
+                Class::Terminal(v) => (NodeState::Terminal, v),
+                Class::Open { .. } => (NodeState::Pending, 0),
+            };
+            let id = self.tree.add_node(state, term, edges);
+            self.tree.edges[e].child = id;
+            let parent = &mut self.tree.nodes[node as usize];
+            parent.n_created += 1;
+            if node == 0 {
+                self.root.created(e, &self.tree);
+            } else if parent.n_created as usize == SORTED_PREFIX {
+                sort_tail(&mut self.tree, node, &mut self.sort_keys, &mut self.sort_edges);
+            }
+            self.path.push(id);
+            match class {
+                Class::Terminal(v) => {
+                    backup(&mut self.tree, &self.path, v as f32, (v == 0) as u8 as f32, false);
+                    return Sim::Terminal;
+                }
+                Class::Open { reps } => {
+                    for &p in &self.path {
+                        self.tree.nodes[p as usize].vloss += 1;
+                    }
+                    let path_start = self.paths.len() as u32;
+                    self.paths.extend_from_slice(&self.path);
+                    let moves_start = self.leaf_moves.len() as u32;
+                    self.leaf_moves.extend_from_slice(self.list.as_slice());
+                    let path_len = self.path.len() as u32;
+                    self.pending.push(Leaf { node: id, path_start, path_len, moves_start, pos, reps, ply });
+                    return Sim::Leaf;
+                }
+            }
+        }
+    }
+
+    /// The root move statistics and the move to play. Temperature sampling (PUCT, while the
+    /// root ply is below `temperature_plies`) draws from the search's random generator.
+    pub fn result(&mut self) -> SearchResult {
+        let r = self.tree.edges(0);
+        let first = r.start;
+        let root = *self.tree.node(0);
+        let legal = self.game.legal_moves();
+        let mut by_move: Vec<(Move, usize)> = r.clone().map(|e| (self.tree.edge_move(e), e)).collect();
+        by_move.sort_unstable();
+        let edge_of = |m: Move| by_move.binary_search_by(|x| x.0.cmp(&m)).ok().map(|i| by_move[i].1);
+        let visits_of = |e: usize| match self.tree.child(e) {
+            NONE => 0,
+            c => self.tree.node(c).visits,
+        };
+        let total: u32 = r.clone().map(visits_of).sum();
+        let improved = self.gumbel.as_ref().map(|g| g.improved_policy(&self.tree, &self.cfg));
+        let target = |e: usize| -> f32 {
+            if let Some(w) = self.win_edge {
+                return (e == w) as u8 as f32;
+            }
+            match &improved {
+                Some(p) => p[e - first],
+                None if total > 0 => visits_of(e) as f32 / total as f32,
+                None => self.tree.prior(e),
+            }
+        };
+        let mut root_moves = Vec::with_capacity(legal.len());
+        for m in &legal {
+            let Some(e) = edge_of(*m) else { continue };
+            let c = self.tree.child(e);
+            let q = (c != NONE && self.tree.node(c).visits > 0).then(|| self.tree.node(c).q());
+            root_moves.push(RootMove { mv: *m, prior: self.tree.prior(e), visits: visits_of(e), q, policy_target: target(e) });
+        }
+        let most = r
+            .clone()
+            .max_by(|&a, &b| {
+                let key = |e: usize| {
+                    let c = self.tree.child(e);
+                    let q = if c == NONE { -2.0 } else { self.tree.node(c).q() };
+                    (visits_of(e), q, self.tree.prior(e))
+                };
+                let (ka, kb) = (key(a), key(b));
+                ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then(b.cmp(&a))
+            })
+            .unwrap_or(first);
+        let best = if let Some(w) = self.win_edge {
+            w
+        } else if let Some(g) = self.gumbel.as_ref() {
+            g.best(&self.tree, &self.cfg)
+        } else if self.cfg.temperature > 0.0 && self.root_ply < self.cfg.temperature_plies && total > 0 {
+            let inv = 1.0 / self.cfg.temperature as f64;
+            let w: Vec<f64> = r.clone().map(|e| (visits_of(e) as f64).powf(inv)).collect();
+            let sum: f64 = w.iter().sum();
+            let mut x = self.rng.gen::<f64>() * sum;
+            let mut pick = most;
+            for (i, wi) in w.iter().enumerate() {
+                if *wi > 0.0 {
+                    pick = first + i;
+                    if x < *wi {
+                        break;
+                    }
+                    x -= wi;
+                }
+            }
+            pick
+        } else {
+            most
+        };
+        let (value, wdl) = if self.win_edge.is_some() {
+            (1.0, [1.0, 0.0, 0.0])
+        } else {
+            root_value_wdl(&root)
+        };
+        SearchResult {
+            best: self.tree.edge_move(best),
+            most_visited: self.tree.edge_move(most),
+            root_moves,
+            value,
+            wdl,
+            visits: total,
+            simulations: self.sims,
+            nodes: self.tree.node_count(),
+            pv: self.pv(),
+            gumbel: self.cfg.gumbel.is_some(),
+        }
+    }
+
+    /// The principal variation: most visited children from the root.
+    pub fn pv(&self) -> Vec<Move> {
+        if let Some(w) = self.win_edge {
+            return vec![self.tree.edge_move(w)];
+        }
+        let mut pv = Vec::new();
+        let mut node = 0u32;
+        while self.tree.node(node).state == NodeState::Expanded && pv.len() < 64 {
+            let best = self.tree.edges(node).filter(|&e| self.tree.child(e) != NONE).max_by_key(|&e| {
+                let c = self.tree.node(self.tree.child(e));
+                (c.visits, std::cmp::Reverse(e))
+            });
+            let Some(e) = best else { break };
+            pv.push(self.tree.edge_move(e));
+            node = self.tree.child(e);
+        }
+        pv
+    }
+
+    /// A thinking line for the search so far (depth = visits below the root).
+    pub fn thinking(&self, elapsed: Duration) -> Thinking {
+        let (value, wdl) = if self.win_edge.is_some() { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(self.tree.node(0)) };
+        Thinking {
+            depth: self.root_visits(),
+            score_cp: value_to_cp(value),
+            wdl: Some(wdl),
+            nodes: self.tree.node_count() as u64,
+            time: elapsed,
+            pv: self.pv(),
+        }
+    }
+}
+
+/// Root value and WDL from the root side to move's view.
+fn root_value_wdl(root: &super::tree::Node) -> (f32, [f32; 3]) {
+    if root.visits == 0 {
+        return (0.0, [0.0, 1.0, 0.0]);
+    }
+    let q = -root.q();
+    let d = (root.draw_sum / root.visits as f32).clamp(0.0, 1.0);
+    let w = ((1.0 + q - d) / 2.0).clamp(0.0, 1.0);
+    let l = ((1.0 - q - d) / 2.0).clamp(0.0, 1.0);
+    (q, [w, d, l])
+}
+
+/// Add a value (from the leaf's side to move) to every node of `path` (root first).
+fn backup(tree: &mut Tree, path: &[u32], v_leaf: f32, draw: f32, remove_vloss: bool) {
+    let mut v = -v_leaf;
+    for &p in path.iter().rev() {
+        let n = &mut tree.nodes[p as usize];
+        n.visits += 1;
+        n.value_sum += v;
+        n.draw_sum += draw;
+        if remove_vloss {
+            n.vloss -= 1;
+        }
+        v = -v;
+    }
+}
+
+/// Decide whether the position after `mv` (reached along `path_moves` from the root game)
+/// ends the game for search purposes; if not, its moves are left in `list`.
+#[allow(clippy::too_many_arguments)]
+fn classify(
+    t: &MoveTable,
+    game: &Game,
+    history: &HashMap<u64, u32, IdHash>,
+    path_hashes: &[u64],
+    path_moves: &[Move],
+    mv: Move,
+    child: &Position,
+    ply: u32,
+    quiet: u32,
+    list: &mut MoveList,
+) -> Class {
+    let rules = &t.rules;
+    let them = child.side_to_move();
+    let mover = them.other();
+    match (child.royal_count(mover), child.royal_count(them)) {
+        (0, 0) => {
+            return Class::Terminal(match rules.double_royal_loss {
+                DoubleRoyalLoss::MoverWins => -1,
+                DoubleRoyalLoss::MoverLoses => 1,
+                DoubleRoyalLoss::Draw => 0,
+            })
+        }
+        (_, 0) => return Class::Terminal(-1),
+        (0, _) => return Class::Terminal(1),
+        _ => {}
+    }
+    let h = child.hash();
+    let reps = history.get(&h).copied().unwrap_or(0) + path_hashes.iter().filter(|&&x| x == h).count() as u32;
+    if reps > 0 {
+        match rules.repetition {
+            Repetition::Forbidden => return Class::Terminal(1),
+            Repetition::LossForRepeater => {
+                let mut parent = *game.position();
+                for &m in path_moves {
+                    parent.play(t, m);
+                }
+                let mover_in_check = gives_check(t, &parent, them);
+                return Class::Terminal(if mover_in_check { -1 } else { 1 });
+            }
+            Repetition::Jcsa if reps < 3 => return Class::Terminal(0),
+            Repetition::Jcsa => {
+                let mut g = game.clone();
+                for &m in path_moves {
+                    if g.play(m).is_err() {
+                        return Class::Terminal(0);
+                    }
+                }
+                match g.play(mv) {
+                    Err(_) => return Class::Terminal(1),
+                    Ok(_) => match g.outcome() {
+                        Some(Outcome::Draw(_)) => return Class::Terminal(0),
+                        Some(o) => return Class::Terminal(if o.winner() == Some(mover) { -1 } else { 1 }),
+                        None => {}
+                    },
+                }
+            }
+        }
+    }
+    if rules.ply_cap > 0 && ply >= rules.ply_cap {
+        return Class::Terminal(0);
+    }
+    if rules.no_capture_draw_plies > 0 && quiet >= rules.no_capture_draw_plies {
+        return Class::Terminal(0);
+    }
+    generate(child, t, list);
+    if list.is_empty() {
+        return Class::Terminal(-1);
+    }
+    if winning_move(child, t, list.as_slice()).is_some() {
+        return Class::Terminal(1);
+    }
+    Class::Open { reps }
+}
+
+/// Royal flags by cell code: 1 Black royal, 2 White royal, 0 anything else.
+fn royal_codes() -> &'static [u8; 256] {
+    static T: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [0u8; 256];
+        for p in engine::piece::Piece::all() {
+            if p.kind().is_royal() {
+                t[p.code() as usize] = 1 + p.color().index() as u8;
+            }
+        }
+        t
+    })
+}
+
+/// Index in `moves` of a move that wins at once (takes or burns the opponent's last royal and
+/// wins under `double_royal_loss`). Only moves that capture on or pass over an enemy royal's
+/// square, or that end next to one with a burning piece, are played out.
+pub(crate) fn winning_move(pos: &Position, t: &MoveTable, moves: &[Move]) -> Option<usize> {
+    let us = pos.side_to_move();
+    let them = us.other();
+    let royal = royal_codes();
+    let enemy = 1 + them.index() as u8;
+    let is_enemy_royal = |pad: usize| royal[pos.cell(pad) as usize] == enemy;
+    let (mut last_from, mut burns) = (usize::MAX, false);
+    for (i, &m) in moves.iter().enumerate() {
+        if m.is_null_pass() {
+            continue;
+        }
+        let to = m.to_pad();
+        let mut candidate = is_enemy_royal(to) || m.via_pad().iter().any(|&v| v != 0 && is_enemy_royal(v as usize));
+        if !candidate {
+            let from = m.from_pad();
+            if from != last_from {
+                last_from = from;
+                let mover = t.get(pos.cell(from));
+                burns = mover.burns || (mover.promote_to != 0 && t.get(mover.promote_to).burns);
+            }
+            candidate = burns
+                && mover_burns_here(t, pos, m)
+                && dir::OFFSET.iter().any(|&o| is_enemy_royal((to as i32 + o) as usize));
+        }
+        if candidate {
+            let mut p = *pos;
+            p.play(t, m);
+            let win = match (p.royal_count(us), p.royal_count(them)) {
+                (0, 0) => t.rules.double_royal_loss == DoubleRoyalLoss::MoverWins,
+                (_, 0) => true,
+                _ => false,
+            };
+            if win {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Whether the piece making `m` burns at its destination (a Fire Demon, or a piece promoting
+/// into one).
+#[inline]
+fn mover_burns_here(t: &MoveTable, pos: &Position, m: Move) -> bool {
+    let mover = t.get(pos.cell(m.from_pad()));
+    mover.burns || (m.promotes() && t.get(mover.promote_to).burns)
+}

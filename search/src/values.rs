@@ -1,0 +1,152 @@
+//! The project's piece values, one table per purpose, each number with its source.
+//!
+//! - [`search_value`]: the alpha-beta engine's material evaluation, move ordering, MCTS
+//!   capture priors of the material evaluator and the encoding's cheaper-capturer planes.
+//! - [`material_value`]: plain material for arena adjudication and the network's material
+//!   target.
+//!
+//! # Search values
+//!
+//! The seed's German Chu Shogi Association averages were lost from the seed text, so the only
+//! numeric source is HaChu 0.21's table (Pawn = 40), quoted in the project's
+//! `reference/piece-values.md`. Every HaChu number below is that value × 2.5 (marked **H**).
+//! HaChu's Tenjiku-only pieces carry placeholder values there; their numbers here are our own
+//! estimates (marked **E**), following the reference's advice: average mobility on a board of
+//! typical density, compared with the nearest piece HaChu does value, without any share of the
+//! promoted form (the promotion-potential term adds that share when promotion is near).
+//!
+//! | type | cp | source |
+//! |---|---|---|
+//! | King | 700 | H 280 (royal; the last royal's loss is scored as mate by the search) |
+//! | Prince | 675 | H 270 (a second royal) |
+//! | Great General | 3750 | H 1500 |
+//! | Vice General | 3500 | H 1400 |
+//! | Rook General | 3000 | H 1200 |
+//! | Bishop General | 2750 | H 1100 |
+//! | Fire Demon | 4000 | E: HaChu's 5000 is a marker (×2.5 = 12500, far too high); Free Boar slides (1000) + 3-step area move (about a Lion, 2500) + burning; set just above the Great General, the strongest piece HaChu values |
+//! | Lion Hawk | 3000 | E: Lion (2500) + Bishop slides (625), a little less than the sum (the 24-square area overlaps the near diagonal squares) |
+//! | Lion | 2500 | H 1000 |
+//! | Free Eagle | 2000 | E: Queen (1500) + 8 distance-2 jumps + diagonal lion power |
+//! | Queen | 1500 | H 600 |
+//! | Heavenly Tetrarch | 1400 | E: skip-first slides on 6 lines + sideways 2–3 + igui on 8 squares; between Free Boar/Flying Ox (1000) and Queen (1500) |
+//! | Soaring Eagle | 1250 | E: Dragon King (1000) with forward-diagonal lion power instead of diagonal steps, plus backward diagonal slides |
+//! | Horned Falcon | 1200 | E: Dragon Horse (875) with forward lion power, plus sideways/backward slides |
+//! | Chariot Soldier | 1150 | E: Flying Ox (1000) + two-square sideways moves |
+//! | Water Buffalo | 1100 | E: Free Boar (1000) + two-square vertical moves |
+//! | Dragon King | 1000 | H 400 |
+//! | Flying Ox, Free Boar | 1000 | H 400 |
+//! | Dragon Horse, White Horse | 875 | H 350 |
+//! | Rook, Flying Stag | 750 | H 300 |
+//! | Bishop, Whale | 625 | H 250 |
+//! | Multi General | 550 | E: forward slide + backward diagonal slides, between Lance (375) and Whale (625) |
+//! | Drunk Elephant | 503 | H 201 |
+//! | Vertical Mover, Side Mover | 500 | H 200 |
+//! | Vertical Soldier, Side Soldier | 450 | E: a Lance/Side Mover-like slide plus short moves; a little under the Movers |
+//! | Kirin | 385 | H 154 |
+//! | Phoenix | 383 | H 153 |
+//! | Blind Tiger | 380 | H 152 |
+//! | Gold | 378 | H 151 |
+//! | Ferocious Leopard, Reverse Chariot, Lance | 375 | H 150 |
+//! | Silver, Copper | 250 | H 100 |
+//! | Iron General | 200 | E: three forward steps (a Silver without the backward steps) |
+//! | Knight | 175 | E: two forward jumps only |
+//! | Dog | 150 | E: three steps, one forward |
+//! | Pawn | 100 | H 40 |
+//!
+use engine::{Color, Kind, Position};
+
+/// Material value of a movement type in centipawns (Pawn = 100). Sources: the table in the
+/// module documentation (H = HaChu 0.21 × 2.5, E = estimate).
+pub const fn search_value(kind: Kind) -> i32 {
+    use Kind::*;
+    match kind {
+        King => 700,              // H 280
+        Prince => 675,            // H 270
+        GreatGeneral => 3750,     // H 1500
+        ViceGeneral => 3500,      // H 1400
+        RookGeneral => 3000,      // H 1200
+        BishopGeneral => 2750,    // H 1100
+        FireDemon => 4000,        // E (HaChu 5000 is a marker)
+        LionHawk => 3000,         // E
+        Lion => 2500,             // H 1000
+        FreeEagle => 2000,        // E
+        Queen => 1500,            // H 600
+        HeavenlyTetrarch => 1400, // E
+        SoaringEagle => 1250,     // E
+        HornedFalcon => 1200,     // E
+        ChariotSoldier => 1150,   // E
+        WaterBuffalo => 1100,     // E
+        DragonKing => 1000,       // H 400
+        FlyingOx => 1000,         // H 400
+        FreeBoar => 1000,         // H 400
+        DragonHorse => 875,       // H 350
+        WhiteHorse => 875,        // H 350
+        Rook => 750,              // H 300
+        FlyingStag => 750,        // H 300
+        Bishop => 625,            // H 250
+        Whale => 625,             // H 250
+        MultiGeneral => 550,      // E
+        DrunkElephant => 503,     // H 201
+        VerticalMover => 500,     // H 200
+        SideMover => 500,         // H 200
+        VerticalSoldier => 450,   // E
+        SideSoldier => 450,       // E
+        Kirin => 385,             // H 154
+        Phoenix => 383,           // H 153
+        BlindTiger => 380,        // H 152
+        Gold => 378,              // H 151
+        FerociousLeopard => 375,  // H 150
+        ReverseChariot => 375,    // H 150
+        Lance => 375,             // H 150
+        Silver => 250,            // H 100
+        Copper => 250,            // H 100
+        Iron => 200,              // E
+        Knight => 175,            // E
+        Dog => 150,               // E
+        Pawn => 100,              // H 40
+    }
+}
+
+/// Value used to order captures of a royal first (never added to a score).
+pub const ROYAL_ORDER_VALUE: i32 = 50_000;
+
+/// Rough plain-material values in centipawns (Pawn = 100) by the type a piece moves as, for
+/// adjudication only (not the search's evaluation). Royals (King, Prince) count 0: losing
+/// them ends the game by the rules. Sources: usual Tenjiku piece rankings, rounded.
+pub const fn material_value(k: Kind) -> i32 {
+    use Kind::*;
+    match k {
+        King | Prince => 0,
+        Pawn => 100,
+        Dog | Knight => 150,
+        Iron | Copper => 200,
+        Lance | ReverseChariot => 250,
+        Silver | BlindTiger => 300,
+        Gold | FerociousLeopard | DrunkElephant | Kirin | SideMover => 350,
+        Phoenix | VerticalMover | SideSoldier => 400,
+        VerticalSoldier => 450,
+        Bishop => 500,
+        Rook | WhiteHorse | Whale => 600,
+        DragonHorse | FlyingStag | FreeBoar => 700,
+        DragonKing | FlyingOx | MultiGeneral => 800,
+        ChariotSoldier => 900,
+        WaterBuffalo | HornedFalcon => 1000,
+        SoaringEagle => 1100,
+        Queen | BishopGeneral => 1200,
+        Lion | HeavenlyTetrarch => 1300,
+        RookGeneral => 1400,
+        FreeEagle => 1500,
+        LionHawk => 2000,
+        ViceGeneral => 2200,
+        GreatGeneral | FireDemon => 2500,
+    }
+}
+
+
+/// Plain material of Black minus that of White, in centipawns of [`material_value`] (royals
+/// count 0).
+pub fn material_balance(pos: &Position) -> i32 {
+    pos.pieces()
+        .map(|(_, p)| if p.color() == Color::Black { material_value(p.kind()) } else { -material_value(p.kind()) })
+        .sum()
+}
