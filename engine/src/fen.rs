@@ -7,10 +7,33 @@ use crate::square::{Color, Square};
 /// The start position (§3, §16.2).
 pub const START_FEN: &str = "lnficsgekgscifnl/a1c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q'h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/pppppppppppppppp/4d'6d'4/16/16/16/16/4D'6D'4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!1TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL b";
 
-/// A FEN that could not be read: what was wrong and where.
+/// A FEN that could not be read: what was wrong and where (ranks are numbered 16 at the top
+/// of the FEN down to 1).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad FEN: {0}")]
-pub struct FenError(pub String);
+pub enum FenError {
+    #[error("bad FEN: empty string; expected '<board> <b|w>'")]
+    Empty,
+    #[error("bad FEN: side to move '{found}' must be 'b' or 'w'")]
+    BadSide { found: String },
+    #[error("bad FEN: unexpected field '{found}' after the side to move")]
+    ExtraField { found: String },
+    #[error("bad FEN: {found} ranks, expected 16 separated by '/'")]
+    RankCount { found: usize },
+    #[error("bad FEN: rank {rank}: bad empty-square count '{text}'")]
+    BadEmptyCount { rank: i32, text: String },
+    #[error("bad FEN: rank {rank}: '+' without a piece letter")]
+    PlusWithoutPiece { rank: i32 },
+    #[error("bad FEN: rank {rank}: unexpected character '{found}'")]
+    BadCharacter { rank: i32, found: char },
+    #[error("bad FEN: rank {rank}: unknown piece '{letter}'")]
+    UnknownPiece { rank: i32, letter: String },
+    #[error("bad FEN: rank {rank}: '+{letter}' cannot be promoted")]
+    NotPromotable { rank: i32, letter: String },
+    #[error("bad FEN: rank {rank}: more than 16 files")]
+    TooManyFiles { rank: i32 },
+    #[error("bad FEN: rank {rank}: {found} files, expected 16")]
+    FileCount { rank: i32, found: i32 },
+}
 
 fn start_kind_of_letter(letter: &str) -> Option<Kind> {
     let up = letter.to_ascii_uppercase();
@@ -20,18 +43,18 @@ fn start_kind_of_letter(letter: &str) -> Option<Kind> {
 /// Parse a FEN. The side field may be omitted (Black to move).
 pub fn parse_fen(fen: &str) -> Result<Position, FenError> {
     let mut fields = fen.split_whitespace();
-    let board = fields.next().ok_or_else(|| FenError("empty string; expected '<board> <b|w>'".into()))?;
+    let board = fields.next().ok_or_else(|| FenError::Empty)?;
     let side = match fields.next() {
         None | Some("b") => Color::Black,
         Some("w") => Color::White,
-        Some(s) => return Err(FenError(format!("side to move '{s}' must be 'b' or 'w'"))),
+        Some(s) => return Err(FenError::BadSide { found: s.to_string() }),
     };
     if let Some(extra) = fields.next() {
-        return Err(FenError(format!("unexpected field '{extra}' after the side to move")));
+        return Err(FenError::ExtraField { found: extra.to_string() });
     }
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 16 {
-        return Err(FenError(format!("{} ranks, expected 16 separated by '/'", ranks.len())));
+        return Err(FenError::RankCount { found: ranks.len() });
     }
     let mut pos = Position::empty();
     for (ri, text) in ranks.iter().enumerate() {
@@ -49,7 +72,7 @@ pub fn parse_fen(fen: &str) -> Result<Position, FenError> {
                 }
                 let n: i32 = text[i..j].parse().unwrap_or(99);
                 if n == 0 || n > 16 {
-                    return Err(FenError(format!("rank {rank_name}: bad empty-square count '{}'", &text[i..j])));
+                    return Err(FenError::BadEmptyCount { rank: rank_name, text: text[i..j].to_string() });
                 }
                 file += n;
                 i = j;
@@ -60,10 +83,10 @@ pub fn parse_fen(fen: &str) -> Result<Position, FenError> {
                 i += 1;
             }
             let Some(&l) = b.get(i) else {
-                return Err(FenError(format!("rank {rank_name}: '+' without a piece letter")));
+                return Err(FenError::PlusWithoutPiece { rank: rank_name });
             };
             if !l.is_ascii_alphabetic() {
-                return Err(FenError(format!("rank {rank_name}: unexpected character '{}'", l as char)));
+                return Err(FenError::BadCharacter { rank: rank_name, found: l as char });
             }
             let mut len = 1;
             if matches!(b.get(i + 1), Some(b'!') | Some(b'\'')) {
@@ -71,13 +94,13 @@ pub fn parse_fen(fen: &str) -> Result<Position, FenError> {
             }
             let letter = &text[i..i + len];
             let kind = start_kind_of_letter(letter)
-                .ok_or_else(|| FenError(format!("rank {rank_name}: unknown piece '{letter}'")))?;
+                .ok_or_else(|| FenError::UnknownPiece { rank: rank_name, letter: letter.to_string() })?;
             let color = if l.is_ascii_uppercase() { Color::Black } else { Color::White };
             if promoted && kind.info().promotes_to.is_none() {
-                return Err(FenError(format!("rank {rank_name}: '+{letter}' cannot be promoted")));
+                return Err(FenError::NotPromotable { rank: rank_name, letter: letter.to_string() });
             }
             if file >= 16 {
-                return Err(FenError(format!("rank {rank_name}: more than 16 files")));
+                return Err(FenError::TooManyFiles { rank: rank_name });
             }
             let sq = Square::new(file, rank).unwrap();
             pos.put(sq, Piece::new(kind, promoted, color));
@@ -85,7 +108,7 @@ pub fn parse_fen(fen: &str) -> Result<Position, FenError> {
             i += len;
         }
         if file != 16 {
-            return Err(FenError(format!("rank {rank_name}: {file} files, expected 16")));
+            return Err(FenError::FileCount { rank: rank_name, found: file });
         }
     }
     pos.set_side_to_move(side);
@@ -130,11 +153,21 @@ pub fn to_fen(pos: &Position) -> String {
 }
 
 impl Position {
+    /// The start position of RULES.md §3.
+    pub fn start() -> Position {
+        Position::from_fen(START_FEN).expect("start FEN parses")
+    }
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         parse_fen(fen)
     }
     pub fn to_fen(&self) -> String {
         to_fen(self)
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", to_fen(self))
     }
 }
 

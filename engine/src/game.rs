@@ -93,6 +93,20 @@ impl Outcome {
     }
 }
 
+/// Why a move cannot be played (or its text read and played) in a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("the game is over ({0})")]
+    GameOver(String),
+    #[error("{0} is not a legal move here")]
+    NotLegal(Move),
+    #[error("{0} repeats the position and the repetition rule forbids it for this side")]
+    Repetition(Move),
+    /// The move's text could not be read, or names no legal move.
+    #[error(transparent)]
+    Text(#[from] crate::notation::MoveError),
+}
+
 /// One played move.
 #[derive(Clone, Copy, Debug)]
 pub struct Ply {
@@ -304,22 +318,22 @@ impl Game {
         gives_check(&self.table, &self.pos, c.other())
     }
 
-    /// Play a legal move. Returns the error text if `m` is not legal now.
-    pub fn play(&mut self, m: Move) -> Result<MoveEffect, String> {
+    /// Play a legal move; the error says why `m` cannot be played now.
+    pub fn play(&mut self, m: Move) -> Result<MoveEffect, PlayError> {
         if let Some(o) = self.outcome {
-            return Err(format!("the game is over ({})", o.describe()));
+            return Err(PlayError::GameOver(o.describe()));
         }
         let mut list = MoveList::new();
         generate(&self.pos, &self.table, &mut list);
         if !list.contains(m) {
-            return Err(format!("{m} is not a legal move here"));
+            return Err(PlayError::NotLegal(m));
         }
         let verdict = match self.repeats(m) {
             None => RepVerdict::Allowed,
             Some(h) => self.repetition_verdict(m, h, self.table.rules.repetition),
         };
         if verdict == RepVerdict::Illegal {
-            return Err(format!("{m} repeats the position and the repetition rule forbids it for this side"));
+            return Err(PlayError::Repetition(m));
         }
         Ok(self.play_unchecked(m, verdict))
     }

@@ -247,6 +247,9 @@ fn abbr_names(p: Piece, written: &str) -> bool {
 }
 
 /// Read the syntax of a Hodges move (no position needed).
+/// One pass over the text in the order of the notation (piece, origin, legs, destination,
+/// burns, promotion mark), each step with its own error message; about 100 lines, kept as one
+/// reading of the grammar.
 fn parse_syntax(text: &str) -> Result<Written, MoveError> {
     let shown = text.trim();
     let bad = |why: String| MoveError::Malformed { text: shown.to_string(), why };
@@ -364,6 +367,10 @@ fn describe(p: Piece) -> String {
 
 impl HodgesBook<'_> {
     /// Parse a Hodges move and find it among the legal moves.
+    ///
+    /// The candidate legal moves are narrowed step by step (piece, origin, destination, legs,
+    /// burns, promotion), each step able to fail with its own reason, so the function reads as
+    /// that sequence (about 125 lines) rather than a set of helpers passing the candidates on.
     pub fn read(&self, text: &str) -> Result<Move, MoveError> {
         let (pos, t) = (self.pos, self.t);
         let w = parse_syntax(text)?;

@@ -104,16 +104,6 @@ impl Move {
     }
 }
 
-impl std::fmt::Debug for Move {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", crate::notation::to_cecp(*self))
-    }
-}
-impl std::fmt::Display for Move {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", crate::notation::to_cecp(*self))
-    }
-}
 
 /// Moves a [`MoveList`] holds without touching the heap: far above the move count of any
 /// standard-rules position (a few hundred). Only the house rules' lion-like area moves (up to

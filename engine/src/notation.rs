@@ -150,6 +150,18 @@ pub fn parse_cecp_in(pos: &Position, legal: &[Move], text: &str) -> Result<Move,
     Err(illegal(format!("the {} on {from} cannot make this move", piece.kind().info().name)))
 }
 
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", to_cecp(*self))
+    }
+}
+
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", to_cecp(*self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,11 +71,6 @@ impl Position {
         Position { board, occ: [[0; 4]; 2], royals: [0; 2], side: Color::Black, hash: 0 }
     }
 
-    /// The start position of RULES.md §3.
-    pub fn start() -> Position {
-        Position::from_fen(crate::fen::START_FEN).expect("start FEN parses")
-    }
-
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side
@@ -323,9 +318,4 @@ impl Position {
 
 const _: () = assert!(NUM_SQUARES == 256);
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", crate::fen::to_fen(self))
-    }
-}
 

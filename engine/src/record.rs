@@ -13,6 +13,7 @@
 //! [FEN "lnficsgekgscifnl/... b"]
 //! [Rules "standard"]
 //! [Variant "tenjiku"]
+//! [Format "1"]
 //!
 //! 1. h3h4 i14i13 2. h4h5 @@@@ 3. g3g3 h8g9,g9g10+
 //! 1-0
@@ -26,7 +27,9 @@
 //!   position the moves start from (RULES.md §16.2; absent = the start position). `Rules` is a
 //!   preset name (`standard`, `house`, `hachu`) or the path of a rules TOML file
 //!   ([`crate::rules::Rules::load`]; absent = `standard`). `Variant`, when present, must be
-//!   `tenjiku`. Other tags (the arena adds `Adjudication`) are kept as they are.
+//!   `tenjiku`. `Format` is the record format's version ([`RECORD_FORMAT`]; records written
+//!   before the tag existed have none and read as format 1; a record of another format is
+//!   refused when replayed). Other tags (the arena adds `Adjudication`) are kept as they are.
 //! - **Movetext** after the tags: whitespace-separated tokens. `N.` is the number of Black's
 //!   N-th move and `N...` marks a White move that starts the movetext; both are only for the
 //!   reader and ignored. Moves are CECP coordinate text ([`crate::notation`]): `h3h4`,
@@ -40,7 +43,7 @@
 //! first move that is not.
 
 use crate::fen::FenError;
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, PlayError};
 use crate::moves::Move;
 use crate::notation::{self, parse_cecp_syntax};
 use crate::position::Position;
@@ -114,8 +117,12 @@ pub struct GameRecord {
 }
 
 /// Tags written first, in this order; any others follow in the order they were set.
-const ROSTER: [&str; 10] =
-    ["Event", "Date", "Round", "Black", "White", "Result", "Termination", "FEN", "Rules", "Variant"];
+const ROSTER: [&str; 11] =
+    ["Event", "Date", "Round", "Black", "White", "Result", "Termination", "FEN", "Rules", "Variant", "Format"];
+
+/// The record format this program writes (the `Format` tag) and reads. Records written before
+/// the tag existed have none and are this format.
+pub const RECORD_FORMAT: u32 = 1;
 
 /// The value of the `Rules` tag for `rules` loaded from `given` (a preset name or a file path):
 /// the preset's name when the rules equal one, else the file's absolute path so the record
@@ -147,6 +154,7 @@ impl GameRecord {
         r.set_tag("FEN", &game.start_position().to_fen());
         r.set_tag("Rules", rules_tag);
         r.set_tag("Variant", "tenjiku");
+        r.set_tag("Format", &RECORD_FORMAT.to_string());
         r
     }
 
@@ -172,7 +180,7 @@ impl GameRecord {
     /// The rules named by the `Rules` tag (`standard` when absent).
     pub fn rules(&self) -> Result<Rules, RecordError> {
         let name = self.tag("Rules").unwrap_or("standard");
-        Rules::load(name).map_err(|e| self.err(format!("Rules tag: {}", e.0)))
+        Rules::load(name).map_err(|e| self.err(format!("Rules tag: {e}")))
     }
 
     /// The position the moves start from (`FEN` tag, else the start position).
@@ -194,6 +202,9 @@ impl GameRecord {
 
     /// Replay the first `plies` moves (at most the record's length).
     pub fn replay_to(&self, plies: usize) -> Result<Game, RecordError> {
+        if let Some(f) = self.tag("Format").filter(|f| f.parse() != Ok(RECORD_FORMAT)) {
+            return Err(self.err(format!("Format tag '{f}': this program reads record format {RECORD_FORMAT}")));
+        }
         if let Some(v) = self.tag("Variant") {
             if !v.eq_ignore_ascii_case("tenjiku") {
                 return Err(self.err(format!("Variant tag '{v}': only 'tenjiku' is supported")));
@@ -261,11 +272,11 @@ impl GameRecord {
 }
 
 /// Parse a move's CECP text against the legal moves of `game` and play it.
-pub fn play_text(game: &mut Game, text: &str) -> Result<Move, String> {
+pub fn play_text(game: &mut Game, text: &str) -> Result<Move, PlayError> {
     if let Some(o) = game.outcome() {
-        return Err(format!("the game is already over ({})", o.describe()));
+        return Err(PlayError::GameOver(o.describe()));
     }
-    let m = notation::parse_cecp_in(game.position(), &game.legal_moves(), text).map_err(|e| e.to_string())?;
+    let m = notation::parse_cecp_in(game.position(), &game.legal_moves(), text)?;
     game.play(m)?;
     Ok(m)
 }
@@ -475,5 +486,17 @@ mod tests {
         let recs = parse_records("[Rules \"nope\"]\n*\n").unwrap();
         assert!(recs[0].replay().err().unwrap().to_string().starts_with("line 1: Rules tag: unknown rules 'nope'"));
         assert_eq!(parse_records("").unwrap().len(), 0);
+    }
+
+    #[test]
+    fn records_carry_their_format_and_old_records_still_read() {
+        let text = GameRecord::from_game(&random_game(2, 6, Position::start()), "standard").to_text();
+        assert!(text.contains("[Variant \"tenjiku\"]\n[Format \"1\"]\n"), "{text}");
+        // A record written before the Format tag existed (the arena's, 2026-12-01).
+        let old = "[Event \"tenjiku arena\"]\n[Round \"1\"]\n[Result \"*\"]\n[Rules \"standard\"]\n[Variant \"tenjiku\"]\n\n1. a5a6 *\n";
+        assert_eq!(parse_records(old).unwrap()[0].replay().unwrap().ply_count(), 1);
+        let newer = old.replace("[Variant \"tenjiku\"]", "[Variant \"tenjiku\"]\n[Format \"2\"]");
+        let e = parse_records(&newer).unwrap()[0].replay().err().unwrap().to_string();
+        assert_eq!(e, "line 1: Format tag '2': this program reads record format 1");
     }
 }

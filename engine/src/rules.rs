@@ -273,26 +273,21 @@ impl Rules {
         }
         let path = Path::new(spec);
         if !(spec.ends_with(".toml") || path.exists()) {
-            return Err(RulesError(format!(
-                "unknown rules '{spec}': expected a preset ({}) or a rules .toml file",
-                PRESETS.join(", ")
-            )));
+            return Err(RulesError::Unknown { spec: spec.to_string() });
         }
         let text = std::fs::read_to_string(path)
-            .map_err(|e| RulesError(format!("cannot read rules file {spec}: {e}")))?;
-        Rules::from_toml(&text).map_err(|e| RulesError(format!("{spec}: {}", e.0)))
+            .map_err(|e| RulesError::Read { path: spec.to_string(), reason: e.to_string() })?;
+        Rules::from_toml(&text).map_err(|e| RulesError::InFile { path: spec.to_string(), error: Box::new(e) })
     }
 
     /// Parse a rules TOML text: an optional `preset` plus any flags, unknown keys rejected.
     pub fn from_toml(text: &str) -> Result<Rules, RulesError> {
         let table: toml::Table =
-            text.parse().map_err(|e: toml::de::Error| RulesError(one_line(&e.to_string())))?;
+            text.parse().map_err(|e: toml::de::Error| RulesError::Toml { msg: one_line(&e.to_string()) })?;
         let mut base = match table.get("preset") {
             None => Rules::standard(),
-            Some(toml::Value::String(p)) => Rules::preset(p).ok_or_else(|| {
-                RulesError(format!("unknown preset '{p}': expected one of {}", PRESETS.join(", ")))
-            })?,
-            Some(_) => return Err(RulesError("'preset' must be a string".into())),
+            Some(toml::Value::String(p)) => Rules::preset(p).ok_or_else(|| RulesError::UnknownPreset { name: p.clone() })?,
+            Some(_) => return Err(RulesError::PresetNotString),
         };
         let mut merged = toml::Table::try_from(&base).expect("rules serialise");
         for (k, v) in table {
@@ -300,17 +295,15 @@ impl Rules {
                 continue;
             }
             if !merged.contains_key(&k) {
-                return Err(RulesError(format!("unknown rules flag '{k}'")));
+                return Err(RulesError::UnknownFlag { flag: k });
             }
             merged.insert(k, v);
         }
         base = merged
             .try_into()
-            .map_err(|e: toml::de::Error| RulesError(one_line(&e.to_string())))?;
+            .map_err(|e: toml::de::Error| RulesError::Toml { msg: one_line(&e.to_string()) })?;
         if base.lion_trading_rules {
-            return Err(RulesError(
-                "lion_trading_rules = true is not supported (Tenjiku has no Lion-trading rules, §12.11)".into(),
-            ));
+            return Err(RulesError::LionTrading);
         }
         Ok(base)
     }
@@ -327,8 +320,24 @@ fn one_line(s: &str) -> String {
 
 /// A bad rules name, file or flag.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct RulesError(pub String);
+pub enum RulesError {
+    #[error("unknown rules '{spec}': expected a preset ({}) or a rules .toml file", PRESETS.join(", "))]
+    Unknown { spec: String },
+    #[error("cannot read rules file {path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("{path}: {error}")]
+    InFile { path: String, error: Box<RulesError> },
+    #[error("{msg}")]
+    Toml { msg: String },
+    #[error("unknown preset '{name}': expected one of {}", PRESETS.join(", "))]
+    UnknownPreset { name: String },
+    #[error("'preset' must be a string")]
+    PresetNotString,
+    #[error("unknown rules flag '{flag}'")]
+    UnknownFlag { flag: String },
+    #[error("lion_trading_rules = true is not supported (Tenjiku has no Lion-trading rules, §12.11)")]
+    LionTrading,
+}
 
 #[cfg(test)]
 mod tests {
@@ -340,7 +349,7 @@ mod tests {
         assert_eq!(Rules::load("house").unwrap().fd_vs_fd, FdVsFd::BothDestroyed);
         assert_eq!(Rules::load("hachu").unwrap().free_eagle, FreeEagle::Queen);
         assert_eq!(Rules::standard().preset_name(), Some("standard"));
-        assert!(Rules::load("nonsense").unwrap_err().0.contains("unknown rules"));
+        assert!(matches!(Rules::load("nonsense"), Err(RulesError::Unknown { .. })));
     }
 
     #[test]
@@ -349,10 +358,10 @@ mod tests {
         assert_eq!(r.fire_demon_orthogonal, FireDemonOrthogonal::Vertical);
         assert_eq!(r.fire_demon_area, AreaMove::StopOnCapture);
         let e = Rules::from_toml("fire_demon_orthogonl = \"vertical\"").unwrap_err();
-        assert!(e.0.contains("fire_demon_orthogonl"), "{e}");
+        assert!(e.to_string().contains("fire_demon_orthogonl"), "{e}");
         let e = Rules::from_toml("fire_demon_orthogonal = \"diagonal\"").unwrap_err();
-        assert!(e.0.contains("diagonal") || e.0.contains("variant"), "{e}");
-        assert!(!e.0.contains('\n'));
+        assert!(e.to_string().contains("diagonal") || e.to_string().contains("variant"), "{e}");
+        assert!(!e.to_string().contains('\n'));
         assert_eq!(Rules::from_toml(&Rules::house().to_toml()).unwrap(), Rules::house());
     }
 }

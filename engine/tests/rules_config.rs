@@ -17,8 +17,8 @@ fn rules_15_shipped_rules_files_equal_their_presets() {
 
 #[test]
 fn rules_15_a_rules_file_overrides_one_flag() {
-    let dir = std::env::temp_dir().join(format!("tenjiku-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let f = dir.join("vertical.toml");
     std::fs::write(&f, "preset = \"standard\"\nfire_demon_orthogonal = \"vertical\"\n").unwrap();
     let r = Rules::load(f.to_str().unwrap()).unwrap();
@@ -28,5 +28,4 @@ fn rules_15_a_rules_file_overrides_one_flag() {
     assert!(e.contains("ply_cap") || e.contains("integer"), "{e}");
     assert!(!e.contains('\n'));
     assert!(Rules::load("/nonexistent/rules.toml").unwrap_err().to_string().contains("cannot read"));
-    std::fs::remove_dir_all(&dir).ok();
 }

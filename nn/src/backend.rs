@@ -65,8 +65,15 @@ pub fn default_device() -> Device {
     cpu_device()
 }
 
+/// A backend name this build does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown or not compiled-in backend '{name}': this build has {}", available().join(", "))]
+pub struct BackendError {
+    pub name: String,
+}
+
 /// A device by backend name; an error names the backends this build has.
-pub fn device_by_name(name: &str) -> Result<Device, String> {
+pub fn device_by_name(name: &str) -> Result<Device, BackendError> {
     match name {
         #[cfg(feature = "flex")]
         "flex" => Ok(Device::flex()),
@@ -79,10 +86,7 @@ pub fn device_by_name(name: &str) -> Result<Device, String> {
         "cuda" => Ok(Device::cuda(0)),
         "cpu" => Ok(cpu_device()),
         "default" => Ok(default_device()),
-        _ => Err(format!(
-            "unknown or not compiled-in backend '{name}': this build has {}",
-            available().join(", ")
-        )),
+        _ => Err(BackendError { name: name.to_string() }),
     }
 }
 

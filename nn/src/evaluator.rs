@@ -65,12 +65,12 @@ impl NetEvaluator {
     /// learns mostly from games decided by a royal hunt; the material head gives the search a
     /// sense of material in quieter positions. `w` must be in `[0, 1]`; a network without a
     /// material head ignores it. Returns `Err` with a one-line reason otherwise.
-    pub fn set_material_mix(&mut self, w: f32) -> Result<(), String> {
+    pub fn set_material_mix(&mut self, w: f32) -> Result<(), MaterialMixError> {
         if !(0.0..=1.0).contains(&w) {
-            return Err(format!("material_mix must be between 0 and 1, got {w}"));
+            return Err(MaterialMixError::OutOfRange(w));
         }
         if w > 0.0 && !self.network().has_material_head() {
-            return Err("material_mix needs a network with a material head (this checkpoint has none)".into());
+            return Err(MaterialMixError::NoMaterialHead);
         }
         self.material_mix = w;
         Ok(())
@@ -91,6 +91,15 @@ impl NetEvaluator {
     pub fn device(&self) -> &Device {
         self.inner.device()
     }
+}
+
+/// A material weight that cannot be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MaterialMixError {
+    #[error("material_mix must be between 0 and 1, got {0}")]
+    OutOfRange(f32),
+    #[error("material_mix needs a network with a material head (this checkpoint has none)")]
+    NoMaterialHead,
 }
 
 impl Evaluator for NetEvaluator {
@@ -147,15 +156,24 @@ impl NetSource {
 
 /// Load (or create) the network of `source` on `device`. Errors are one line: a missing,
 /// corrupt or mismatched checkpoint, or a bad config file.
-pub fn load_network(source: &NetSource, rules: &str, device: &Device) -> Result<Checkpoint, String> {
+pub fn load_network(source: &NetSource, rules: &str, device: &Device) -> Result<Checkpoint, NetLoadError> {
     match source {
         NetSource::Random { config, seed } => {
             let cfg = match config {
-                Some(path) => NetConfig::load(path).map_err(|e| e.to_string())?,
+                Some(path) => NetConfig::load(path)?,
                 None => default_net_config(),
             };
             Ok(Checkpoint::random(&cfg, rules, *seed, device))
         }
-        NetSource::File(path) => checkpoint::load(Path::new(path), device).map_err(|e| e.to_string()),
+        NetSource::File(path) => Ok(checkpoint::load(Path::new(path), device)?),
     }
+}
+
+/// A network that could not be had: a bad network config, or a checkpoint that does not load.
+#[derive(Debug, thiserror::Error)]
+pub enum NetLoadError {
+    #[error(transparent)]
+    Config(#[from] crate::network::ConfigError),
+    #[error(transparent)]
+    Checkpoint(#[from] crate::checkpoint::CheckpointError),
 }

@@ -91,6 +91,11 @@ pub struct Trainer {
     steps: u64,
 }
 
+/// Optimiser state bytes that do not load (Burn's reason, on one line).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad optimizer state: {0}")]
+pub struct OptimizerStateError(pub String);
+
 impl Trainer {
     /// Train `net` on `device` (autodiff is enabled on it here).
     pub fn new(net: Network, device: &Device, cfg: TrainConfig) -> Self {
@@ -101,12 +106,12 @@ impl Trainer {
     }
 
     /// Restore the optimiser state saved by [`Trainer::optimizer_state`] (in a checkpoint).
-    pub fn load_optimizer_state(&mut self, bytes: &[u8]) -> Result<(), String> {
+    pub fn load_optimizer_state(&mut self, bytes: &[u8]) -> Result<(), OptimizerStateError> {
         self.optim = self
             .optim
             .clone()
             .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes.to_vec()))
-            .map_err(|e| format!("bad optimizer state: {e}"))?;
+            .map_err(|e| OptimizerStateError(e.to_string().split_whitespace().collect::<Vec<_>>().join(" ")))?;
         Ok(())
     }
 

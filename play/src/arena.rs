@@ -215,6 +215,8 @@ impl ArenaConfig {
         )
     }
 
+    /// One game of the pair, refereed move by move (illegal moves, engine panics, adjudication,
+    /// the ply cap) and recorded; the referee's checks read in the order they apply to a move.
     fn play_game(&self, index: u32, engines: &[Engine; 2], factory: &Factory, table: &Arc<MoveTable>) -> GameResult {
         let a_is_black = index.is_multiple_of(2);
         let (bi, wi) = if a_is_black { (0, 1) } else { (1, 0) };
@@ -664,8 +666,8 @@ mod tests {
 
     #[test]
     fn sprt_stops_early_and_records_are_written() {
-        let dir = std::env::temp_dir().join(format!("tenjiku-arena-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let mut cfg = config(200);
         cfg.a = EngineSpec::parse("first").unwrap();
         cfg.b = EngineSpec::parse("illegal").unwrap();
@@ -684,7 +686,6 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&rep.json()).unwrap();
         assert_eq!(json["elo"], "+inf");
         assert_eq!(json["score"], 1.0);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Balanced openings: each is the seeded random plies, drawn again until the check holds;

@@ -125,11 +125,11 @@ pub fn to_xboard_fen(pos: &Position) -> String {
 /// move (castling, counters) are ignored.
 pub fn from_xboard_fen(text: &str) -> Result<Position, FenError> {
     let mut fields = text.split_whitespace();
-    let board = fields.next().ok_or_else(|| FenError("empty position".into()))?;
+    let board = fields.next().ok_or(FenError::Empty)?;
     let side = match fields.next() {
         None | Some("w") => "b",
         Some("b") => "w",
-        Some(s) => return Err(FenError(format!("side to move '{s}' must be 'w' or 'b'"))),
+        Some(s) => return Err(FenError::BadSide { found: s.to_string() }),
     };
     parse_fen(&format!("{board} {side}"))
 }
@@ -277,7 +277,7 @@ impl<W: Write> Cecp<W> {
                     self.new_game(pos);
                     self.engine_side = None;
                 }
-                Err(e) => writeln!(self.out, "tellusererror Illegal position: {}", e.0)?,
+                Err(e) => writeln!(self.out, "tellusererror Illegal position: {}", e.to_string().trim_start_matches("bad FEN: "))?,
             },
             "force" | "result" => self.engine_side = None,
             "go" => {
@@ -417,7 +417,7 @@ impl<W: Write> Cecp<W> {
             }
         };
         if let Err(why) = self.game.play(m) {
-            return writeln!(self.out, "Illegal move ({}): {text}", why.replace(['(', ')'], ""));
+            return writeln!(self.out, "Illegal move ({}): {text}", why.to_string().replace(['(', ')'], ""));
         }
         if !self.announce_result()? {
             self.engine_turn()?;

@@ -81,7 +81,7 @@ pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<NetPlayer, SpecEr
     let ckpt = load_network(&source, tag, &device).map_err(|e| spec.unavailable(e))?;
     let mut net = NetEvaluator::new(ckpt.network, &device);
     if let Some(w) = spec.number_in::<f32>("material_mix", 0.0, 1.0)? {
-        net.set_material_mix(w).map_err(|e| spec.invalid(e))?;
+        net.set_material_mix(w).map_err(|e| spec.invalid(e.to_string()))?;
     }
     let evaluator: Box<dyn Evaluator + Send> = match spec.number_in::<f32>("qsearch_mix", 0.0, 1.0)? {
         Some(w) if w > 0.0 => Box::new(QsearchBlend::new(net, w).map_err(|e| spec.invalid(e))?),

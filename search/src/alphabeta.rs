@@ -25,15 +25,15 @@
 
 pub(crate) mod eval;
 mod bench;
+mod player;
 mod quiesce;
+mod root;
 pub(crate) mod tt;
 mod threats;
 
 pub use eval::{EvalConfig, StaticEval};
-use engine::game::Game;
 use engine::movegen::generate;
 use engine::moves::{Move, MoveList};
-use crate::{EngineSpec, Limits, Player, SpecError, Thinking};
 use engine::position::{MoveEffect, Position};
 use engine::powers::MoveTable;
 use engine::rules::DoubleRoyalLoss;
@@ -41,11 +41,9 @@ use engine::square::PAD_CELLS;
 use tt::{Bound, Tt};
 pub use tt::MAX_TT_MB;
 pub use bench::{bench, BenchRow};
+pub use player::AlphaBeta;
 pub use quiesce::{Quiescer, QUIESCE_NODE_LIMIT};
 use threats::{Facts, Threats};
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -325,6 +323,11 @@ impl Searcher {
         self.pv_len[ply] = n + 1;
     }
 
+    /// The principal-variation search of one node. Kept as one function on purpose (about 120
+    /// lines): it is the engine's hot path, and its steps (terminal and repetition checks, TT
+    /// probe, move generation and ordering, the move loop with PVS re-searches, TT store)
+    /// share the node's state, which separate functions would pass back and forth at every
+    /// node.
     fn search(&mut self, pos: &mut Position, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
         if let Some(s) = self.terminal(pos, ply) {
@@ -540,261 +543,5 @@ impl Searcher {
         }
         self.order[ply] = order;
         best
-    }
-
-    /// Search the root moves (in their current order) to `depth` in the window. Returns the
-    /// best score, with `best` updated to each root move that raised alpha in a completed
-    /// search; `None` if the search was stopped.
-    fn search_root(
-        &mut self,
-        pos: &mut Position,
-        moves: &[Move],
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        best: &mut Option<(usize, i32)>,
-    ) -> Option<i32> {
-        self.pv_len[0] = 0;
-        let mut best_score = -INF;
-        let check_ext = self.cfg.check_extension && self.th.in_check(&self.t, pos);
-        let depth = depth + check_ext as i32;
-        for (k, &m) in moves.iter().enumerate() {
-            let eff = pos.play(&self.t, m);
-            self.enter(1, pos.hash(), &eff);
-            let score = if k == 0 {
-                -self.search(pos, depth - 1, -beta, -alpha, 1)
-            } else {
-                let mut s = -self.search(pos, depth - 1, -alpha - 1, -alpha, 1);
-                if s > alpha && s < beta && !self.stop {
-                    s = -self.search(pos, depth - 1, -beta, -alpha, 1);
-                }
-                s
-            };
-            pos.unplay(m, &eff);
-            if self.stop {
-                return None;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    *best = Some((k, score));
-                    self.update_pv(0, m);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        Some(best_score)
-    }
-
-    /// Iterative deepening from the game's current position.
-    fn think(&mut self, game: &Game, limits: &Limits, seed: u64, info: &mut dyn FnMut(&Thinking)) -> SearchResult {
-        let start = Instant::now();
-        let t = self.t.clone();
-        let mut pos = *game.position();
-        let mut moves = game.legal_moves();
-        let empty = SearchResult { best: Move::NULL_PASS, score: 0, depth: 0, nodes: 0, time: Duration::ZERO, pv: vec![] };
-        if moves.is_empty() {
-            return empty; // not reached through `Player::choose` (the game is not over)
-        }
-        // Limits.
-        self.nodes = 0;
-        self.stop = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        let nothing_set = limits.depth.is_none() && limits.nodes.is_none() && limits.time_budget().is_none();
-        let budget = if nothing_set { Limits { movetime: Some(DEFAULT_MOVETIME), ..*limits }.time_budget() } else { limits.time_budget() };
-        self.deadline = budget.map(|b| start + b);
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32;
-
-        // Path for repetition: the game's positions since the last irreversible move.
-        self.path.clear();
-        let plies = game.plies();
-        for p in plies {
-            self.path.push(p.before.hash());
-        }
-        self.path.push(pos.hash());
-        self.base = plies.len();
-        self.floor[0] = plies.iter().rposition(|p| is_irreversible(&p.effect)).map_or(0, |i| i + 1);
-        self.tt.new_search();
-        for h in self.history.iter_mut() {
-            *h /= 4;
-        }
-
-        // A move that takes the opponent's last royal wins at once.
-        for &m in &moves {
-            let mut child = pos;
-            child.play(&t, m);
-            if let Some(s) = self.terminal(&child, 1) {
-                if -s > 0 {
-                    let r = SearchResult { best: m, score: -s, depth: 1, nodes: 1, time: start.elapsed(), pv: vec![m] };
-                    info(&Thinking { depth: 1, score_cp: r.score, wdl: None, nodes: 1, time: r.time, pv: r.pv.clone() });
-                    return r;
-                }
-            }
-        }
-        // Static order: seeded shuffle (ties differ by seed), then by ordering score.
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ pos.hash());
-        moves.shuffle(&mut rng);
-        let us = pos.side_to_move();
-        let enemy = threats::watch(&self.t, &pos, us.other());
-        let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
-        let mut keyed: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&m| {
-                let f = threats::facts(&self.t, &self.ev, &pos, m, &enemy);
-                let attacker = if m.is_null_pass() { 0 } else { self.ev.value_of_code(pos.cell(m.from_pad())) };
-                (self.order_score(m, &f, tt_move, 0, attacker), m)
-            })
-            .collect();
-        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        let mut moves: Vec<Move> = keyed.into_iter().map(|x| x.1).collect();
-
-        let mut result = SearchResult { best: moves[0], score: 0, depth: 0, nodes: 0, time: Duration::ZERO, pv: vec![moves[0]] };
-        if moves.len() == 1 {
-            result.time = start.elapsed();
-            return result;
-        }
-        let mut prev_score: i32 = 0;
-        'deepen: for depth in 1..=max_depth {
-            let mut delta = self.cfg.aspiration_delta.max(1);
-            let (mut alpha, mut beta) = if self.cfg.aspiration && depth >= 3 && prev_score.abs() < MATE_BOUND {
-                (prev_score - delta, prev_score + delta)
-            } else {
-                (-INF, INF)
-            };
-            self.leaf_check_ply = (2 * depth as usize).min(MAX_PLY - 16);
-            let score = loop {
-                let mut best = None;
-                let r = self.search_root(&mut pos, &moves, depth, alpha, beta, &mut best);
-                if let Some((k, _)) = best {
-                    // A root move that raised alpha in a completed search: make it the first.
-                    let m = moves.remove(k);
-                    moves.insert(0, m);
-                    result.best = m;
-                    result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-                }
-                let Some(score) = r else { break 'deepen };
-                if score <= alpha && alpha > -INF {
-                    alpha = (score - delta).max(-INF);
-                    delta = delta.saturating_mul(4);
-                    continue;
-                }
-                if score >= beta && beta < INF {
-                    beta = (score + delta).min(INF);
-                    delta = delta.saturating_mul(4);
-                    continue;
-                }
-                break score;
-            };
-            prev_score = score;
-            result.score = score;
-            result.depth = depth as u32;
-            result.nodes = self.nodes;
-            result.time = start.elapsed();
-            info(&Thinking {
-                depth: depth as u32,
-                score_cp: score,
-                wdl: None,
-                nodes: self.nodes,
-                time: result.time,
-                pv: result.pv.clone(),
-            });
-            if score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth {
-                break; // a forced result within the horizon
-            }
-            if let Some(b) = budget {
-                // The next iteration costs several times this one: do not start it late.
-                if start.elapsed() > b.mul_f64(0.4) {
-                    break;
-                }
-            }
-            if self.nodes >= self.node_limit {
-                break;
-            }
-        }
-        result.nodes = self.nodes;
-        result.time = start.elapsed();
-        if !game.legal_moves().contains(&result.best) {
-            result.best = moves[0]; // never happens; keeps the promise to return a legal move
-        }
-        result
-    }
-}
-
-/// The alpha-beta player.
-pub struct AlphaBeta {
-    name: String,
-    limits: Limits,
-    seed: u64,
-    searcher: Searcher,
-}
-
-impl AlphaBeta {
-    /// An engine with the given limits, switches and seed (rules are taken from each game).
-    pub fn new(limits: Limits, cfg: SearchConfig, seed: u64) -> AlphaBeta {
-        let t = Arc::new(MoveTable::new(&engine::rules::Rules::standard()));
-        AlphaBeta { name: "alphabeta".into(), limits, seed, searcher: Searcher::new(t, cfg) }
-    }
-
-    /// Build from an engine spec: `alphabeta[:depth=N,nodes=N,time=DUR,tt=MB,seed=N]`.
-    pub fn from_spec(spec: &EngineSpec) -> Result<AlphaBeta, SpecError> {
-        spec.check_keys(&["depth", "nodes", "time", "tt", "seed"])?;
-        let depth = spec.number_in::<u32>("depth", 1, MAX_DEPTH)?;
-        let nodes = spec.number_in::<u64>("nodes", 1, u64::MAX)?;
-        let limits = Limits { depth, nodes, movetime: spec.duration("time")?, clock: None };
-        let tt_mb = spec.number_in::<usize>("tt", 0, tt::MAX_TT_MB)?.unwrap_or(DEFAULT_TT_MB);
-        let cfg = SearchConfig { tt_mb, ..SearchConfig::default() };
-        let mut ab = AlphaBeta::new(limits, cfg, spec.number("seed")?.unwrap_or(0));
-        ab.name = spec.to_string();
-        Ok(ab)
-    }
-
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// Change the seed (the move-ordering tie-breaks; teacher games of a training run use one
-    /// seed per game).
-    pub fn set_seed(&mut self, seed: u64) {
-        self.seed = seed;
-    }
-
-    pub fn config(&self) -> SearchConfig {
-        self.searcher.cfg
-    }
-
-    /// Search the game's current position with this engine's limits.
-    pub fn search(&mut self, game: &Game, info: &mut dyn FnMut(&Thinking)) -> SearchResult {
-        self.searcher.set_table(game.table_arc());
-        let limits = self.limits;
-        self.searcher.think(game, &limits, self.seed, info)
-    }
-
-    /// Static evaluation of a position for its side to move (centipawns).
-    pub fn evaluate(&mut self, game: &Game) -> i32 {
-        self.searcher.set_table(game.table_arc());
-        self.searcher.ev.evaluate(game.position())
-    }
-}
-
-impl Player for AlphaBeta {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-    fn choose(&mut self, game: &Game, info: &mut dyn FnMut(&Thinking)) -> Move {
-        let r = self.search(game, info);
-        if r.best == Move::NULL_PASS && !game.legal_moves().contains(&Move::NULL_PASS) {
-            // Only reachable on a finished game, which the trait excludes.
-            return game.legal_moves().first().copied().unwrap_or(Move::NULL_PASS);
-        }
-        r.best
-    }
-    fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-    }
-    fn new_game(&mut self) {
-        self.searcher.clear();
     }
 }

@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod mcts;
 mod player;
+mod report;
 mod seed;
 pub mod values;
 mod spec;

@@ -75,7 +75,7 @@ pub trait Player: Send {
     fn new_game(&mut self) {}
     /// MCTS players: the whole result of the last search (visits, value, root moves with their
     /// priors and policy targets), which `go` prints after the move. Others have none.
-    fn last_search(&self) -> Option<&crate::mcts::SearchResult> {
+    fn last_search(&self) -> Option<&crate::report::SearchResult> {
         None
     }
 }

@@ -1,13 +1,13 @@
-//! `tenjiku train`: the self-play training loop (train/src/run.rs).
+//! `tenjiku train`: the self-play training loop (train/src/run/).
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use train::config::Bootstrap;
 use train::run::{self, RunOptions};
 
 fn parse_bootstrap(s: &str) -> Result<Bootstrap, String> {
-    Bootstrap::parse(s)
+    Bootstrap::parse(s).map_err(|e| e.to_string())
 }
 
 #[derive(clap::Args)]
@@ -58,7 +58,7 @@ pub fn run(a: Args) -> Result<()> {
         sets: a.set,
         progress: !a.quiet && std::io::stderr().is_terminal(),
     };
-    let s = run::run(&opts).map_err(|e| anyhow!(e))?;
+    let s = run::run(&opts)?;
     println!("{}: step {}, {} games, {} positions ({})", opts.run_dir.display(), s.step, s.games, s.positions, s.stop);
     Ok(())
 }

@@ -14,7 +14,7 @@
 //!   without these every game would be the same; uniformly random plies would not do, since in
 //!   Tenjiku they often leave a royal to a jumping general and the game ends in ten plies;
 //! - ends by the rules, by the ply cap (`max_plies`), or by resignation when the teacher's own
-//!   score stays below [`RESIGN_CP`] for [`RESIGN_MOVES`] of its consecutive moves (decided games
+//!   score stays below [`crate::games::RESIGN_CP`] for [`crate::games::RESIGN_MOVES`] of its consecutive moves (decided games
 //!   would otherwise drag on for hundreds of plies).
 //!
 //! The value, moves-left and material targets come from the game's end as in self-play. Games
@@ -27,7 +27,8 @@
 
 use search::mix_seed;
 use crate::replay::{GameFile, PlyRecord};
-use crate::selfplay::{cap_plies, play_or_draw, Finished};
+use crate::config::FieldError;
+use crate::games::{cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
 use search::alphabeta::AlphaBeta;
 use engine::game::Game;
 use search::EngineSpec;
@@ -36,17 +37,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
-/// A teacher resigns when its score stays below minus this many centipawns...
-pub const RESIGN_CP: i32 = 2000;
-/// ...for this many of its consecutive moves.
-pub const RESIGN_MOVES: u32 = 3;
 /// An opening ply plays a random move instead of the teacher's when the teacher scores it at
 /// most this many centipawns below its best...
 pub const RANDOM_MARGIN_CP: i32 = 100;
 /// ...trying this many random moves before settling for the teacher's.
 pub const RANDOM_TRIES: usize = 4;
-/// Scale of the stored root value: `tanh(score / VALUE_SCALE_CP)`.
-pub const VALUE_SCALE_CP: f32 = 600.0;
+
 
 /// Settings of the teacher games (from the run config).
 #[derive(Clone, Debug)]
@@ -62,8 +58,9 @@ pub struct TeacherConfig {
 }
 
 impl TeacherConfig {
-    pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> Result<TeacherConfig, String> {
-        let engine = check_engine(&c.bootstrap_engine)?;
+    pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> Result<TeacherConfig, FieldError> {
+        let engine = check_engine(&c.bootstrap_engine)
+            .map_err(|e| FieldError { field: "bootstrap_engine", why: e.to_string() })?;
         Ok(TeacherConfig {
             engine,
             random_plies: c.bootstrap_random_plies,
@@ -73,24 +70,6 @@ impl TeacherConfig {
             rules_tag: rules_tag.to_string(),
         })
     }
-}
-
-/// Parse and check the spec of a teacher (or of self-play's `opponent_engine`): an `alphabeta`
-/// engine with a depth or node limit and no time limit (a timed one would make the run
-/// unrepeatable).
-pub fn check_engine(spec: &str) -> Result<EngineSpec, String> {
-    let s = EngineSpec::parse(spec).map_err(|e| e.to_string())?;
-    if s.kind != "alphabeta" {
-        return Err(format!("must be an alphabeta engine, not '{}'", s.kind));
-    }
-    AlphaBeta::from_spec(&s).map_err(|e| e.to_string())?;
-    if s.get("time").is_some() {
-        return Err("needs depth= or nodes=, not time= (a timed engine makes the run unrepeatable)".into());
-    }
-    if s.get("depth").is_none() && s.get("nodes").is_none() {
-        return Err("needs a depth= or nodes= limit".into());
-    }
-    Ok(s)
 }
 
 /// The teacher games of a run, numbered on from the run's games.
@@ -156,19 +135,6 @@ fn near_best_random_move(
     best
 }
 
-/// Count a move of an alpha-beta player (the teacher, or self-play's opponent) scored `score`
-/// towards its resignation: returns whether it now resigns ([`RESIGN_CP`] for
-/// [`RESIGN_MOVES`] consecutive moves; `low` is its count).
-pub fn resigns(low: &mut u32, score: i32) -> bool {
-    *low = if score < -RESIGN_CP { *low + 1 } else { 0 };
-    *low >= RESIGN_MOVES
-}
-
-/// The stored root value of an alpha-beta score: `tanh(score / VALUE_SCALE_CP)`.
-pub fn score_value(score: i32) -> f32 {
-    (score as f32 / VALUE_SCALE_CP).tanh()
-}
-
 /// Play teacher game number `index`.
 pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Finished {
     let seed = mix_seed(cfg.seed, index);
@@ -214,6 +180,7 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::EngineCheckError;
 
     fn cfg(threads: usize) -> TeacherConfig {
         TeacherConfig {
@@ -255,9 +222,9 @@ mod tests {
     #[test]
     fn teacher_spec_errors() {
         assert!(check_engine("alphabeta:depth=2").is_ok());
-        assert!(check_engine("alphabeta:time=1s").unwrap_err().contains("time="));
-        assert!(check_engine("alphabeta").unwrap_err().contains("depth="));
-        assert!(check_engine("random").unwrap_err().contains("alphabeta"));
+        assert_eq!(check_engine("alphabeta:time=1s").unwrap_err(), EngineCheckError::Timed);
+        assert_eq!(check_engine("alphabeta").unwrap_err(), EngineCheckError::NoLimit);
+        assert!(check_engine("random").unwrap_err().to_string().contains("alphabeta"));
         assert!(check_engine("alphabeta:depth=x").is_err());
     }
 }

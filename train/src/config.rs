@@ -12,16 +12,38 @@ use nn::NetConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// A one-line configuration error.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+/// A value of a run config that is out of its range or does not fit with the others: the
+/// field and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("field `{field}` {why}")]
+pub struct FieldError {
+    pub field: &'static str,
+    pub why: String,
 }
-impl std::error::Error for ConfigError {}
+
+/// A run config that cannot be used; one line naming the file (or `--set`) and the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {reason}")]
+    Read { path: String, reason: String },
+    /// TOML that does not parse, or a field of the wrong type, missing or unknown.
+    #[error("{origin}{}: {msg}", line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    Toml { origin: String, line: Option<usize>, msg: String },
+    #[error("{origin}: {error}")]
+    Field { origin: String, error: FieldError },
+    #[error("{origin}: field `network`: {why}")]
+    Network { origin: String, why: String },
+    #[error("{origin}: table `net`: {error}")]
+    NetTable { origin: String, error: nn::network::ConfigError },
+    #[error("--set '{assignment}': expected FIELD=VALUE, e.g. lr=0.0003")]
+    SetSyntax { assignment: String },
+    #[error("--set {field}: no such field (expected a top-level field of a run config, see configs/cpu.toml)")]
+    SetUnknownField { field: String },
+    #[error("--set {field}={value}: {why}")]
+    SetValue { field: String, value: String, why: String },
+    #[error("unknown bootstrap '{found}' (expected none or alphabeta)")]
+    Bootstrap { found: String },
+}
 
 fn default_backend() -> String {
     "default".into()
@@ -58,11 +80,11 @@ pub enum Bootstrap {
 }
 
 impl Bootstrap {
-    pub fn parse(s: &str) -> Result<Bootstrap, String> {
+    pub fn parse(s: &str) -> Result<Bootstrap, ConfigError> {
         match s {
             "none" => Ok(Bootstrap::None),
             "alphabeta" => Ok(Bootstrap::Alphabeta),
-            _ => Err(format!("unknown bootstrap '{s}' (expected none or alphabeta)")),
+            _ => Err(ConfigError::Bootstrap { found: s.to_string() }),
         }
     }
     pub fn name(self) -> &'static str {
@@ -206,15 +228,12 @@ pub const SCHEDULE_FIELDS: [&str; 6] = [
 impl RunConfig {
     /// Parse TOML text (`origin` names it in errors) and validate it. `net` is left as written.
     pub fn from_toml(text: &str, origin: &str) -> Result<RunConfig, ConfigError> {
-        let cfg: RunConfig = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-            let msg = e.message().trim().replace('\n', " ");
-            match line {
-                Some(l) => ConfigError(format!("{origin} line {l}: {msg}")),
-                None => ConfigError(format!("{origin}: {msg}")),
-            }
+        let cfg: RunConfig = toml::from_str(text).map_err(|e| ConfigError::Toml {
+            origin: origin.to_string(),
+            line: e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1)),
+            msg: e.message().trim().replace('\n', " "),
         })?;
-        cfg.validate().map_err(|e| ConfigError(format!("{origin}: {e}")))?;
+        cfg.validate().map_err(|error| ConfigError::Field { origin: origin.to_string(), error })?;
         Ok(cfg)
     }
 
@@ -222,18 +241,20 @@ impl RunConfig {
     /// directory, then the working directory). A `[net]` table already present (a run
     /// directory's `config.toml`) is used as it is.
     pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| ConfigError(format!("cannot read {}: {e}", path.display())))?;
         let origin = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| ConfigError::Read { path: origin.clone(), reason: e.to_string() })?;
         let mut cfg = RunConfig::from_toml(&text, &origin)?;
         if cfg.net.is_none() {
-            let net_path = resolve(path, &cfg.network).ok_or_else(|| {
-                ConfigError(format!("{origin}: field `network`: cannot find network config '{}'", cfg.network))
+            let net_path = resolve(path, &cfg.network).ok_or_else(|| ConfigError::Network {
+                origin: origin.clone(),
+                why: format!("cannot find network config '{}'", cfg.network),
             })?;
-            let net = NetConfig::load(&net_path).map_err(|e| ConfigError(format!("{origin}: field `network`: {e}")))?;
+            let net = NetConfig::load(&net_path)
+                .map_err(|e| ConfigError::Network { origin: origin.clone(), why: e.to_string() })?;
             cfg.net = Some(net);
         } else if let Some(n) = &cfg.net {
-            n.validate().map_err(|e| ConfigError(format!("{origin}: table `net`: {e}")))?;
+            n.validate().map_err(|error| ConfigError::NetTable { origin: origin.clone(), error })?;
         }
         Ok(cfg)
     }
@@ -256,9 +277,10 @@ impl RunConfig {
         )
     }
 
+    // One check per field, in the order of the config file (about 110 lines of a flat list).
     /// Check every value. The error names the field.
-    pub fn validate(&self) -> Result<(), String> {
-        let bad = |field: &str, why: &str| Err(format!("field `{field}` {why}"));
+    pub fn validate(&self) -> Result<(), FieldError> {
+        let bad = |field: &'static str, why: &str| Err(FieldError { field, why: why.to_string() });
         let fraction = |x: f64| (0.0..=1.0).contains(&x);
         if self.threads == 0 {
             return bad("threads", "must be at least 1");
@@ -288,8 +310,8 @@ impl RunConfig {
             return bad("opponent_fraction", "must be in [0, 1]");
         }
         if self.opponent_fraction > 0.0 {
-            if let Err(e) = crate::bootstrap::check_engine(&self.opponent_engine) {
-                return bad("opponent_engine", &e);
+            if let Err(e) = crate::games::check_engine(&self.opponent_engine) {
+                return bad("opponent_engine", &e.to_string());
             }
         }
         if !fraction(self.opponent_policy_fraction) {
@@ -348,8 +370,8 @@ impl RunConfig {
             return bad("eval_adjudicate_plies", "must be at least 1 when `eval_adjudicate_cp` > 0");
         }
         if self.bootstrap != Bootstrap::None {
-            if let Err(e) = crate::bootstrap::check_engine(&self.bootstrap_engine) {
-                return bad("bootstrap_engine", &e);
+            if let Err(e) = crate::games::check_engine(&self.bootstrap_engine) {
+                return bad("bootstrap_engine", &e.to_string());
             }
             if self.bootstrap_positions == 0 {
                 return bad("bootstrap_positions", "must be at least 1 when `bootstrap` is on");
@@ -362,7 +384,7 @@ impl RunConfig {
             return bad("report_every_steps", "must be at least 1");
         }
         if let Err(e) = engine::Rules::load(&self.rules) {
-            return bad("rules", &e.0);
+            return bad("rules", &e.to_string());
         }
         Ok(())
     }
@@ -374,7 +396,7 @@ impl RunConfig {
             .split_once('=')
             .map(|(f, v)| (f.trim(), v.trim()))
             .filter(|(f, v)| !f.is_empty() && !v.is_empty())
-            .ok_or_else(|| ConfigError(format!("--set '{assignment}': expected FIELD=VALUE, e.g. lr=0.0003")))?;
+            .ok_or_else(|| ConfigError::SetSyntax { assignment: assignment.to_string() })?;
         let parsed: toml::Value = toml::from_str::<toml::Table>(&format!("v = {raw}"))
             .ok()
             .and_then(|mut t| t.remove("v"))
@@ -382,15 +404,13 @@ impl RunConfig {
         let mut value = toml::Value::try_from(&*self).expect("a run config serialises");
         let table = value.as_table_mut().expect("a run config is a table");
         if field == "net" || !table.contains_key(field) {
-            return Err(ConfigError(format!(
-                "--set {field}: no such field (expected a top-level field of a run config, see configs/cpu.toml)"
-            )));
+            return Err(ConfigError::SetUnknownField { field: field.to_string() });
         }
         table.insert(field.to_string(), parsed);
-        let cfg: RunConfig = value.try_into().map_err(|e: toml::de::Error| {
-            ConfigError(format!("--set {field}={raw}: {}", e.message().trim().replace('\n', " ")))
-        })?;
-        cfg.validate().map_err(|e| ConfigError(format!("--set {field}={raw}: {e}")))?;
+        let set_error = |why: String| ConfigError::SetValue { field: field.to_string(), value: raw.to_string(), why };
+        let cfg: RunConfig =
+            value.try_into().map_err(|e: toml::de::Error| set_error(e.message().trim().replace('\n', " ")))?;
+        cfg.validate().map_err(|e| set_error(e.to_string()))?;
         *self = cfg;
         Ok(())
     }
@@ -478,7 +498,7 @@ mod tests {
     fn shipped_run_configs_load_with_their_networks() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
         for (name, blocks, channels) in [("tiny.toml", 1, 8), ("cpu.toml", 3, 64), ("gpu.toml", 6, 96)] {
-            let c = RunConfig::load(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {}", e.0));
+            let c = RunConfig::load(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
             c.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!((c.net().blocks, c.net().channels), (blocks, channels), "{name}");
         }
@@ -488,11 +508,11 @@ mod tests {
     fn tiny_parses_and_errors_name_the_field() {
         let c = RunConfig::from_toml(TINY, "tiny.toml").unwrap();
         assert_eq!(c.first_difference(&c), None);
-        let e = RunConfig::from_toml(&format!("{TINY}\nbogus = 1\n"), "x.toml").unwrap_err().0;
+        let e = RunConfig::from_toml(&format!("{TINY}\nbogus = 1\n"), "x.toml").unwrap_err().to_string();
         assert!(e.contains("bogus") && !e.contains('\n'), "{e}");
-        let e = RunConfig::from_toml(&TINY.replace("batch_size = ", "batch_size = 0 #"), "x.toml").unwrap_err().0;
+        let e = RunConfig::from_toml(&TINY.replace("batch_size = ", "batch_size = 0 #"), "x.toml").unwrap_err().to_string();
         assert!(e.contains("`batch_size`"), "{e}");
-        let e = RunConfig::from_toml(&TINY.replace("bootstrap = \"none\"", "bootstrap = \"abc\""), "x.toml").unwrap_err().0;
+        let e = RunConfig::from_toml(&TINY.replace("bootstrap = \"none\"", "bootstrap = \"abc\""), "x.toml").unwrap_err().to_string();
         assert!(e.contains("abc") && e.contains("alphabeta"), "{e}");
         let e = RunConfig::from_toml(
             &TINY
@@ -501,7 +521,7 @@ mod tests {
             "x.toml",
         )
         .unwrap_err()
-        .0;
+        .to_string();
         assert!(e.contains("`bootstrap_engine`"), "{e}");
         let mut d = c.clone();
         d.eval_movetime_ms += 100;
@@ -522,12 +542,12 @@ mod tests {
         assert_eq!(c.opponent_fraction, 0.0, "tiny.toml plays pure self-play");
         let e = RunConfig::from_toml(&TINY.replace("opponent_fraction = 0.0", "opponent_fraction = 1.5"), "x.toml")
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(e.contains("`opponent_fraction`") && e.contains("[0, 1]"), "{e}");
         let on = TINY.replace("opponent_fraction = 0.0", "opponent_fraction = 0.5");
         for (engine, why) in [("alphabeta:time=1s", "time="), ("random", "alphabeta"), ("alphabeta", "depth=")] {
             let text = on.replace("opponent_engine = \"alphabeta:depth=2,tt=8\"", &format!("opponent_engine = \"{engine}\""));
-            let e = RunConfig::from_toml(&text, "x.toml").unwrap_err().0;
+            let e = RunConfig::from_toml(&text, "x.toml").unwrap_err().to_string();
             assert!(e.contains("`opponent_engine`") && e.contains(why), "{engine}: {e}");
         }
         let mut d = c.clone();
@@ -541,11 +561,11 @@ mod tests {
             changed,
             ["opponent_fraction", "opponent_engine", "opponent_random_plies", "opponent_policy_fraction"]
         );
-        let e = d.clone().set_field("opponent_policy_fraction=1.5").unwrap_err().0;
+        let e = d.clone().set_field("opponent_policy_fraction=1.5").unwrap_err().to_string();
         assert!(e.contains("opponent_policy_fraction") && e.contains("[0, 1]"), "{e}");
         assert_eq!(c.with_schedule_of(&d), d);
-        assert!(d.set_field("opponent_fraction=2").unwrap_err().0.contains("opponent_fraction"));
-        let e = d.set_field("opponent_random_plies=41").unwrap_err().0;
+        assert!(d.set_field("opponent_fraction=2").unwrap_err().to_string().contains("opponent_fraction"));
+        let e = d.set_field("opponent_random_plies=41").unwrap_err().to_string();
         assert!(e.contains("opponent_random_plies") && e.contains("at most 40"), "{e}");
         // A run config written before the field existed reads as 0 (the start position).
         let old = RunConfig::from_toml(

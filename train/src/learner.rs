@@ -7,6 +7,7 @@
 //! atomically after it). Step 0 is the initial random network. Pruning keeps the newest
 //! `keep_checkpoints` and every evaluated one (see [`is_evaluated`]).
 
+use crate::RunError;
 use search::mix_seed;
 use crate::replay::{Batch, ReplayBuffer};
 use engine::MoveTable;
@@ -100,7 +101,7 @@ impl Learner {
         device: &Device,
         cfg: &crate::config::RunConfig,
         rules_tag: &str,
-    ) -> Result<Learner, String> {
+    ) -> Result<Learner, RunError> {
         let tc = TrainConfig {
             lr: cfg.lr,
             weight_decay: cfg.weight_decay,
@@ -149,7 +150,7 @@ impl Learner {
 
     /// Save a checkpoint of the current step into `dir` and point `latest` at it. Returns its
     /// path.
-    pub fn save(&mut self, dir: &Path) -> Result<PathBuf, String> {
+    pub fn save(&mut self, dir: &Path) -> Result<PathBuf, RunError> {
         let name = checkpoint_name(self.step);
         let path = dir.join(&name);
         let mut header = Header::new(self.net_config.clone(), &self.rules_tag);
@@ -157,8 +158,8 @@ impl Learner {
         header.parent = self.parent.clone();
         let ckpt =
             Checkpoint { header, network: self.trainer.network(), optimizer: Some(self.trainer.optimizer_state()) };
-        checkpoint::save(&path, &ckpt).map_err(|e| e.to_string())?;
-        write_latest(dir, &name).map_err(|e| format!("cannot write {}/latest: {e}", dir.display()))?;
+        checkpoint::save(&path, &ckpt)?;
+        write_latest(dir, &name).map_err(RunError::io("write", dir.join("latest")))?;
         self.parent = Some(name);
         Ok(path)
     }

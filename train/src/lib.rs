@@ -6,9 +6,13 @@
 
 pub mod bootstrap;
 pub mod config;
+mod error;
+pub mod games;
 pub mod learner;
 pub mod metrics;
 pub mod plot;
 pub mod replay;
 pub mod run;
 pub mod selfplay;
+
+pub use error::RunError;

@@ -26,122 +26,98 @@
 //!   the previous row, and the network's score in them (win 1, draw ½): how the network now
 //!   does against `opponent_engine`, measured on the games it trains on.
 
+use serde::{Deserialize, Serialize, Serializer};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-/// The header row of metrics.csv.
-pub const COLUMNS: [&str; 24] = [
-    "time_s",
-    "step",
-    "games",
-    "positions",
-    "loss_total",
-    "loss_policy",
-    "loss_value",
-    "loss_moves_left",
-    "loss_material",
-    "policy_entropy",
-    "game_length",
-    "resign_rate",
-    "false_resign_rate",
-    "selfplay_positions_per_s",
-    "train_steps_per_s",
-    "elo_vs_previous",
-    "elo_vs_previous_ci",
-    "elo_vs_baseline",
-    "elo_vs_baseline_ci",
-    "baseline",
-    "elo_equal_time",
-    "elo_equal_time_ci",
-    "opponent_games",
-    "opponent_score",
-];
-
-/// One row; `None` cells are written empty.
-#[derive(Clone, Debug, Default)]
+/// One row of metrics.csv; the struct's fields are the columns, in order (the header is written
+/// and checked from this one definition, and `tenjiku plot` reads the columns by these names).
+/// `None` cells are written empty; numbers with at most six decimals.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    #[serde(serialize_with = "six_decimals")]
     pub time_s: f64,
     pub step: u64,
     pub games: u64,
     pub positions: u64,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub loss_total: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub loss_policy: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub loss_value: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub loss_moves_left: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub loss_material: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub policy_entropy: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub game_length: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub resign_rate: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub false_resign_rate: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub selfplay_positions_per_s: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub train_steps_per_s: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub elo_vs_previous: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub elo_vs_previous_ci: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub elo_vs_baseline: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub elo_vs_baseline_ci: Option<f64>,
     pub baseline: Option<String>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub elo_equal_time: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub elo_equal_time_ci: Option<f64>,
     pub opponent_games: Option<u64>,
+    #[serde(serialize_with = "opt_six_decimals")]
     pub opponent_score: Option<f64>,
 }
 
-fn num(x: Option<f64>) -> String {
-    match x {
+/// A number with at most six decimals (`inf`/`-inf` for the infinities, empty for NaN).
+fn six_decimals<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    opt_six_decimals(&Some(*x), s)
+}
+
+fn opt_six_decimals<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    let text = match *x {
         None => String::new(),
         Some(v) if v.is_nan() => String::new(),
         Some(v) if v == f64::INFINITY => "inf".into(),
         Some(v) if v == f64::NEG_INFINITY => "-inf".into(),
         Some(v) => {
-            let s = format!("{v:.6}");
-            let s = s.trim_end_matches('0').trim_end_matches('.');
-            if s.is_empty() || s == "-0" {
-                "0".into()
-            } else {
-                s.to_string()
+            let t = format!("{v:.6}");
+            match t.trim_end_matches('0').trim_end_matches('.') {
+                "" | "-0" => "0".into(),
+                t => t.to_string(),
             }
         }
-    }
+    };
+    s.serialize_str(&text)
 }
 
-fn csv_text(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+/// The header row of metrics.csv (the names of [`Row`]'s fields, in order).
+pub fn header() -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.serialize(Row::default()).expect("a row serialises");
+    let text = String::from_utf8(w.into_inner().expect("in memory")).expect("UTF-8");
+    text.lines().next().expect("a header line").to_string()
 }
 
 impl Row {
+    /// The row as one CSV line (no newline).
     pub fn to_csv(&self) -> String {
-        let cells = [
-            num(Some(self.time_s)),
-            self.step.to_string(),
-            self.games.to_string(),
-            self.positions.to_string(),
-            num(self.loss_total),
-            num(self.loss_policy),
-            num(self.loss_value),
-            num(self.loss_moves_left),
-            num(self.loss_material),
-            num(self.policy_entropy),
-            num(self.game_length),
-            num(self.resign_rate),
-            num(self.false_resign_rate),
-            num(self.selfplay_positions_per_s),
-            num(self.train_steps_per_s),
-            num(self.elo_vs_previous),
-            num(self.elo_vs_previous_ci),
-            num(self.elo_vs_baseline),
-            num(self.elo_vs_baseline_ci),
-            self.baseline.as_deref().map(csv_text).unwrap_or_default(),
-            num(self.elo_equal_time),
-            num(self.elo_equal_time_ci),
-            self.opponent_games.map(|n| n.to_string()).unwrap_or_default(),
-            num(self.opponent_score),
-        ];
-        cells.join(",")
+        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+        w.serialize(self).expect("a row serialises");
+        let text = String::from_utf8(w.into_inner().expect("in memory")).expect("UTF-8");
+        text.trim_end_matches('\n').to_string()
     }
 }
 
@@ -165,7 +141,7 @@ impl MetricsFile {
             file.seek(SeekFrom::End(0))?;
             text.truncate(keep);
         }
-        let header = COLUMNS.join(",");
+        let header = header();
         let old = text.lines().next().unwrap_or("");
         if !text.is_empty() && old != header {
             // A file from an earlier build: its columns must be a prefix of today's; the header
@@ -275,10 +251,8 @@ mod tests {
         let row = Row { time_s: 1.5, step: 3, baseline: Some("a,b".into()), ..Row::default() };
         let csv = row.to_csv();
         assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,,,");
-        let dir = std::env::temp_dir().join(format!("tenjiku-metrics-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("m.csv");
-        let _ = std::fs::remove_file(&p);
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.csv");
         let mut m = MetricsFile::open(&p).unwrap();
         m.write(&row).unwrap();
         drop(m);
@@ -288,19 +262,23 @@ mod tests {
         let m = MetricsFile::open(&p).unwrap();
         assert_eq!(m.last_time_s, 1.5);
         let text = std::fs::read_to_string(&p).unwrap();
-        assert_eq!(text, format!("{}\n{csv}\n", COLUMNS.join(",")));
+        assert_eq!(text, format!("{}\n{csv}\n", header()));
+        // Written and read from the one definition: the rows read back as they were.
+        let back: Vec<Row> = csv::Reader::from_path(&p).unwrap().deserialize().map(|r| r.unwrap()).collect();
+        assert_eq!(back, vec![row.clone()]);
 
         // A file of an earlier build (fewer columns) gets today's header and keeps its rows.
-        let old_header = COLUMNS[..20].join(",");
+        let columns: Vec<String> = header().split(',').map(String::from).collect();
+        assert_eq!(columns.len(), 24);
+        let old_header = columns[..20].join(",");
         std::fs::write(&p, format!("{old_header}\n7.25,10,1,2\n")).unwrap();
         let m = MetricsFile::open(&p).unwrap();
         assert_eq!(m.last_time_s, 7.25);
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{}\n7.25,10,1,2\n", COLUMNS.join(",")));
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{}\n7.25,10,1,2\n", header()));
         // A file with foreign columns is refused (one line), not overwritten.
         std::fs::write(&p, "a,b\n1,2\n").unwrap();
         let e = MetricsFile::open(&p).err().unwrap().to_string();
         assert!(e.contains("unexpected header") && !e.contains('\n'), "{e}");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "a,b\n1,2\n");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

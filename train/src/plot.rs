@@ -305,9 +305,8 @@ mod tests {
 
     #[test]
     fn plots_a_metrics_file_with_gaps() {
-        let dir = std::env::temp_dir().join(format!("tenjiku-plot-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
         let mut csv = String::from(
             "time_s,step,games,positions,loss_total,loss_policy,loss_value,loss_moves_left,loss_material,\
              policy_entropy,game_length,resign_rate,false_resign_rate,selfplay_positions_per_s,\
@@ -373,6 +372,5 @@ mod tests {
 
         std::fs::write(dir.join("metrics.csv"), "step,loss_total\n").unwrap();
         assert!(plot_run(&dir).unwrap_err().contains("no rows yet"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -30,7 +30,9 @@
 //! ([`search::values::material_balance`], in centipawns; the learner divides by `material_scale`).
 
 use search::values::material_balance;
-use engine::game::{DrawReason, Game, Outcome, WinReason};
+use engine::game::{DrawReason, Game, Outcome, PlayError, WinReason};
+use engine::{FenError, MoveError};
+use nn::policy::POLICY_SIZE;
 use engine::{notation, Color, MoveTable, Position};
 use xxhash_rust::xxh64::xxh64;
 use nn::encoding::{encode, HistoryFeatures, INPUT_SIZE};
@@ -183,31 +185,31 @@ impl GameFile {
     }
 
     /// Parse a file's bytes (format checks only; [`GameFile::samples`] checks the moves).
-    pub fn from_bytes(bytes: &[u8]) -> Result<GameFile, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<GameFile, GameFileError> {
         if bytes.len() < MAGIC.len() + 4 + 8 || &bytes[..8] != MAGIC {
-            return Err("not a game file (bad magic or too short)".into());
+            return Err(GameFileError::NotAGameFile);
         }
         let (body, tail) = bytes.split_at(bytes.len() - 8);
         let sum = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
         let mut r = Reader { b: body, at: 8 };
         let version = r.u32()?;
         if version != FORMAT_VERSION {
-            return Err(format!("game file format version {version}, this build reads {FORMAT_VERSION}"));
+            return Err(GameFileError::Version { found: version });
         }
         if xxh64(body, 0) != sum {
-            return Err("checksum mismatch (damaged or truncated)".into());
+            return Err(GameFileError::Checksum);
         }
         let rules = r.str16()?;
         let start_fen = r.str16()?;
         let seed = r.u64()?;
         let net_step = r.u64()?;
         let (result, code, flags) = (r.u8()?, r.u8()?, r.u8()?);
-        let outcome = outcome_from(result, code).ok_or_else(|| format!("bad result {result}/{code}"))?;
+        let outcome = outcome_from(result, code).ok_or(GameFileError::BadResult { result, code })?;
         let n = r.u32()? as usize;
         let mut plies = Vec::with_capacity(n.min(1 << 16));
         for _ in 0..n {
             let len = r.u8()? as usize;
-            let mv = String::from_utf8(r.take(len)?.to_vec()).map_err(|_| "move text is not UTF-8")?;
+            let mv = String::from_utf8(r.take(len)?.to_vec()).map_err(|_| GameFileError::NotUtf8)?;
             let is_policy_target = r.u8()? & 1 == 1;
             let value = f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"));
             let mut policy = Vec::new();
@@ -221,26 +223,29 @@ impl GameFile {
             plies.push(PlyRecord { mv, value, policy, is_policy_target });
         }
         if r.at != body.len() {
-            return Err("trailing bytes".into());
+            return Err(GameFileError::TrailingBytes);
         }
         let would_resign = match flags & 6 {
             0 => None,
             2 => Some(Color::Black),
             4 => Some(Color::White),
-            _ => return Err(format!("bad flags {flags}")),
+            _ => return Err(GameFileError::BadFlags(flags)),
         };
         Ok(GameFile { rules, start_fen, seed, net_step, outcome, resign_off: flags & 1 != 0, would_resign, teacher: flags & 16 != 0, plies })
     }
 
     /// Replay the game and turn every ply into a training sample (checking every move).
-    pub fn samples(&self, table: &Arc<MoveTable>) -> Result<Vec<Sample>, String> {
-        let start = Position::from_fen(&self.start_fen).map_err(|e| format!("start FEN: {e}"))?;
+    pub fn samples(&self, table: &Arc<MoveTable>) -> Result<Vec<Sample>, GameFileError> {
+        let start = Position::from_fen(&self.start_fen).map_err(GameFileError::StartFen)?;
         let mut game = Game::new(table.clone(), start);
         let mut out = Vec::with_capacity(self.plies.len());
         for (i, p) in self.plies.iter().enumerate() {
             let legal = game.legal_moves();
             let m = notation::parse_cecp_in(game.position(), &legal, &p.mv)
-                .map_err(|e| format!("ply {}: move '{}': {e}", i + 1, p.mv))?;
+                .map_err(|error| GameFileError::Move { ply: i + 1, text: p.mv.clone(), error })?;
+            if let Some(&(index, _)) = p.policy.iter().find(|&&(index, _)| index as usize >= POLICY_SIZE) {
+                return Err(GameFileError::PolicyIndex { ply: i + 1, index });
+            }
             out.push(Sample {
                 pos: *game.position(),
                 repetitions: game.repetitions() as u32,
@@ -250,7 +255,7 @@ impl GameFile {
                 moves_left: 0,
                 material: 0,
             });
-            game.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
+            game.play(m).map_err(|error| GameFileError::Play { ply: i + 1, error })?;
         }
         let end = game.plies().len() as u32;
         let final_material = material_balance(game.position());
@@ -297,6 +302,38 @@ pub fn parse_game_file_name(name: &str) -> Option<(u64, u64)> {
     Some((i.parse().ok()?, p.parse().ok()?))
 }
 
+/// A game file that cannot be used: damaged, of another format, or with content the rules or
+/// the network reject. The run skips such a file with a warning naming it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameFileError {
+    #[error("not a game file (bad magic or too short)")]
+    NotAGameFile,
+    #[error("game file format version {found}, this build reads {FORMAT_VERSION}")]
+    Version { found: u32 },
+    #[error("checksum mismatch (damaged or truncated)")]
+    Checksum,
+    #[error("truncated")]
+    Truncated,
+    #[error("text is not UTF-8")]
+    NotUtf8,
+    #[error("bad result {result}/{code}")]
+    BadResult { result: u8, code: u8 },
+    #[error("trailing bytes")]
+    TrailingBytes,
+    #[error("bad flags {0}")]
+    BadFlags(u8),
+    #[error("start FEN: {0}")]
+    StartFen(FenError),
+    #[error("ply {ply}: move '{text}': {error}")]
+    Move { ply: usize, text: String, error: MoveError },
+    #[error("ply {ply}: {error}")]
+    Play { ply: usize, error: PlayError },
+    #[error("ply {ply}: policy index {index} is out of range (expected below {POLICY_SIZE})")]
+    PolicyIndex { ply: usize, index: u32 },
+    #[error("played under rules '{found}', not '{expected}'")]
+    Rules { found: String, expected: String },
+}
+
 /// The game files of a directory, sorted by game number: `(index, plies, path)`.
 pub fn list_games(dir: &Path) -> std::io::Result<Vec<(u64, u64, PathBuf)>> {
     let mut v = Vec::new();
@@ -322,26 +359,26 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let s = self.b.get(self.at..self.at + n).ok_or("truncated")?;
+    fn take(&mut self, n: usize) -> Result<&'a [u8], GameFileError> {
+        let s = self.b.get(self.at..self.at.saturating_add(n)).ok_or(GameFileError::Truncated)?;
         self.at += n;
         Ok(s)
     }
-    fn u8(&mut self) -> Result<u8, String> {
+    fn u8(&mut self) -> Result<u8, GameFileError> {
         Ok(self.take(1)?[0])
     }
-    fn u16(&mut self) -> Result<u16, String> {
+    fn u16(&mut self) -> Result<u16, GameFileError> {
         Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
     }
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, GameFileError> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
-    fn u64(&mut self) -> Result<u64, String> {
+    fn u64(&mut self) -> Result<u64, GameFileError> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
-    fn str16(&mut self) -> Result<String, String> {
+    fn str16(&mut self) -> Result<String, GameFileError> {
         let n = self.u16()? as usize;
-        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| "text is not UTF-8".into())
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| GameFileError::NotUtf8)
     }
 }
 
@@ -513,7 +550,7 @@ mod tests {
         assert!(GameFile::from_bytes(&bytes[..bytes.len() - 3]).is_err());
         let mut bad = bytes.clone();
         bad[40] ^= 1;
-        assert!(GameFile::from_bytes(&bad).unwrap_err().contains("checksum"));
+        assert_eq!(GameFile::from_bytes(&bad).unwrap_err(), GameFileError::Checksum);
         assert!(GameFile::from_bytes(b"junk").is_err());
         assert_eq!(parse_game_file_name(&game_file_name(12, 345)), Some((12, 345)));
     }

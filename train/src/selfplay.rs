@@ -40,10 +40,11 @@
 //! backend.)
 
 use search::mix_seed;
-use crate::bootstrap::{resigns, score_value};
+use crate::config::FieldError;
+use crate::games::{cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
 use crate::replay::{GameFile, PlyRecord};
 use search::alphabeta::AlphaBeta;
-use engine::game::{DrawReason, Game, Outcome};
+use engine::game::Game;
 use search::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
 use search::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
@@ -79,9 +80,9 @@ pub struct SelfPlayConfig {
 }
 
 impl SelfPlayConfig {
-    pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> Result<SelfPlayConfig, String> {
+    pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> Result<SelfPlayConfig, FieldError> {
         let opponent = if c.opponent_fraction > 0.0 {
-            Some(crate::bootstrap::check_engine(&c.opponent_engine).map_err(|e| format!("opponent_engine: {e}"))?)
+            Some(check_engine(&c.opponent_engine).map_err(|e| FieldError { field: "opponent_engine", why: e.to_string() })?)
         } else {
             None
         };
@@ -126,14 +127,6 @@ struct Slot {
     opponent: Option<(Color, AlphaBeta)>,
     /// The opponent's consecutive moves below its resignation score.
     opponent_low: u32,
-}
-
-/// A finished game and its number.
-pub struct Finished {
-    pub index: u64,
-    pub file: GameFile,
-    /// In an opponent game, the opponent's colour (the network played the other).
-    pub opponent: Option<Color>,
 }
 
 /// What one round did (for metrics).
@@ -393,23 +386,6 @@ impl SelfPlay {
     }
 }
 
-/// End the game as a draw at `max_plies` (when set; 0 = the rules' cap only).
-pub fn cap_plies(game: &mut Game, max_plies: u32) {
-    if !game.is_over() && max_plies > 0 && game.ply_count() as u32 >= max_plies {
-        game.set_outcome(Outcome::Draw(DrawReason::PlyCap));
-    }
-}
-
-/// Play `mv`, a move a search offered (`what` and `index` name the game in the warning).
-/// Searches only offer legal moves; should this ever fail, the game ends as a draw rather than
-/// the run.
-pub fn play_or_draw(game: &mut Game, mv: engine::Move, what: &str, index: u64) {
-    if let Err(e) = game.play(mv) {
-        eprintln!("warning: {what} {index}: {e}; ended as a draw");
-        game.set_outcome(Outcome::Draw(DrawReason::Agreement));
-    }
-}
-
 /// The opponent's move in every opponent game where it is to move, searched in parallel (on the
 /// process's worker pool: each slot has its own engine, so the results do not depend on the
 /// thread count). Returns, per slot, whether its game is over.
@@ -476,7 +452,7 @@ mod tests {
             resign_playout_fraction: 0.0,
             max_plies: 24,
             opponent_fraction: 1.0,
-            opponent: Some(crate::bootstrap::check_engine("alphabeta:depth=1,tt=1").unwrap()),
+            opponent: Some(check_engine("alphabeta:depth=1,tt=1").unwrap()),
             opponent_random_plies: 0,
             opponent_policy_fraction: 0.0,
             threads,

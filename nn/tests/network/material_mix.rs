@@ -55,11 +55,11 @@ fn material_mix_refuses_bad_weights() {
     let device = backend::cpu_device();
     let mut e = NetEvaluator::new(net(true), &device);
     for w in [-0.1, 1.5, f32::NAN] {
-        let err = e.set_material_mix(w).unwrap_err();
+        let err = e.set_material_mix(w).unwrap_err().to_string();
         assert!(err.contains("between 0 and 1"), "{err}");
     }
     let mut e = NetEvaluator::new(net(false), &device);
     assert!(e.set_material_mix(0.0).is_ok(), "0 needs no material head");
-    let err = e.set_material_mix(0.5).unwrap_err();
+    let err = e.set_material_mix(0.5).unwrap_err().to_string();
     assert!(err.contains("material head"), "{err}");
 }

@@ -203,37 +203,14 @@ impl GumbelState {
     }
 }
 
-/// A Gamma(a, 1) sample (Marsaglia–Tsang; `a < 1` by the `U^(1/a)` boost).
-pub(crate) fn gamma(rng: &mut ChaCha8Rng, a: f64) -> f64 {
-    if a < 1.0 {
-        let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-        return gamma(rng, a + 1.0) * u.powf(1.0 / a);
-    }
-    let d = a - 1.0 / 3.0;
-    let c = 1.0 / (9.0 * d).sqrt();
-    loop {
-        let x = normal(rng);
-        let v = 1.0 + c * x;
-        if v <= 0.0 {
-            continue;
-        }
-        let v = v * v * v;
-        let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-        if u < 1.0 - 0.0331 * x * x * x * x || u.ln() < 0.5 * x * x + d * (1.0 - v + v.ln()) {
-            return d * v;
-        }
-    }
-}
-
-fn normal(rng: &mut ChaCha8Rng) -> f64 {
-    let u1: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-    let u2: f64 = rng.gen();
-    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-}
-
-/// A Dirichlet(α, …, α) sample of `n` components.
+/// A Dirichlet(α, …, α) sample of `n` components: normalised Gamma(α, 1) draws (`rand_distr`);
+/// if every draw underflows to 0 (a tiny α), one component chosen at random gets all of it.
 pub(crate) fn dirichlet(rng: &mut ChaCha8Rng, alpha: f64, n: usize) -> Vec<f64> {
-    let mut v: Vec<f64> = (0..n).map(|_| gamma(rng, alpha)).collect();
+    let gamma = match rand_distr::Gamma::new(alpha, 1.0) {
+        Ok(g) => g,
+        Err(_) => return vec![1.0 / n as f64; n], // α not positive and finite: no noise shape
+    };
+    let mut v: Vec<f64> = (0..n).map(|_| rand_distr::Distribution::sample(&gamma, rng)).collect();
     let sum: f64 = v.iter().sum();
     if sum > 0.0 && sum.is_finite() {
         v.iter_mut().for_each(|x| *x /= sum);
@@ -261,13 +238,18 @@ mod tests {
     }
 
     #[test]
-    fn gamma_mean() {
+    fn dirichlet_samples_are_distributions_with_the_right_mean() {
         use rand::SeedableRng;
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for a in [0.05, 0.5, 2.0] {
-            let n = 20000;
-            let m: f64 = (0..n).map(|_| gamma(&mut rng, a)).sum::<f64>() / n as f64;
-            assert!((m - a).abs() < 0.1 * a.max(0.3), "{a}: {m}");
+        for (alpha, n) in [(0.05, 40), (0.3, 10), (2.0, 5)] {
+            let mut mean = vec![0.0; n];
+            let draws = 4000;
+            for _ in 0..draws {
+                let v = dirichlet(&mut rng, alpha, n);
+                assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-9 && v.iter().all(|&x| x >= 0.0));
+                mean.iter_mut().zip(&v).for_each(|(m, x)| *m += x / draws as f64);
+            }
+            assert!(mean.iter().all(|m| (m - 1.0 / n as f64).abs() < 0.25 / n as f64), "{alpha}: {mean:?}");
         }
     }
 }

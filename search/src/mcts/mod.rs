@@ -28,6 +28,7 @@ mod gumbel;
 mod puct;
 mod blend;
 mod search;
+mod terminal;
 pub mod tree;
 
 pub use driver::{default_threads, search_many, Driver, DriverStats};
@@ -35,6 +36,7 @@ pub use gumbel::halving_phases;
 pub use blend::{QsearchBlend, QSEARCH_SCALE_CP};
 pub use search::Search;
 pub use tree::{Edge, Node, Tree, EDGE_BYTES, NODE_BYTES};
+pub use crate::report::{RootMove, SearchResult};
 
 use crate::values::search_value as piece_value;
 use engine::game::Game;
@@ -346,47 +348,6 @@ impl Evaluator for MaterialEvaluator {
 /// Centipawns for a value: `1000 · atanh(q)`, |q| clamped to 0.999.
 pub fn value_to_cp(q: f32) -> i32 {
     (1000.0 * q.clamp(-0.999, 0.999).atanh()).round() as i32
-}
-
-/// Statistics of one root move.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RootMove {
-    pub mv: Move,
-    /// Network prior (without noise).
-    pub prior: f32,
-    /// Visits (reused ones included).
-    pub visits: u32,
-    /// Mean value for the side to move at the root, if visited.
-    pub q: Option<f32>,
-    /// Training target: visit share (PUCT) or completed-Q improved policy (Gumbel); one-hot
-    /// on a move that takes the last royal.
-    pub policy_target: f32,
-}
-
-/// The outcome of a search.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
-    /// The move to play (temperature or Gumbel selection applied).
-    pub best: Move,
-    pub most_visited: Move,
-    /// Every legal move, in `Game::legal_moves` order.
-    pub root_moves: Vec<RootMove>,
-    /// Root value and WDL for the side to move.
-    pub value: f32,
-    pub wdl: [f32; 3],
-    /// Visits below the root (reused included) and simulations of this search.
-    pub visits: u32,
-    pub simulations: u32,
-    pub nodes: usize,
-    pub pv: Vec<Move>,
-    pub gumbel: bool,
-}
-
-impl SearchResult {
-    /// `(move, policy target)` pairs.
-    pub fn policy_target(&self) -> impl Iterator<Item = (Move, f32)> + '_ {
-        self.root_moves.iter().map(|r| (r.mv, r.policy_target))
-    }
 }
 
 impl Search {

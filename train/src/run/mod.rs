@@ -41,13 +41,14 @@ use crate::config::{Bootstrap, RunConfig};
 use crate::learner::Learner;
 use crate::metrics::{Accumulator, Log, MetricsFile, Row};
 use crate::replay::ReplayBuffer;
+use crate::RunError;
 use crate::selfplay::{SelfPlay, SelfPlayConfig};
 use engine::{MoveTable, Rules};
 use indicatif::ProgressBar;
 use nn::evaluator::NetEvaluator;
 use schedule::Schedule;
 use setup::Dirs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once};
 use std::time::Instant;
@@ -102,10 +103,6 @@ fn catch_interrupts() {
     });
 }
 
-fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("cannot write {}: {e}", path.display())
-}
-
 /// A run in progress: its settings, its state on disk and in memory, and this session's counts.
 struct Run {
     cfg: RunConfig,
@@ -148,7 +145,7 @@ struct Run {
 }
 
 /// Run (or resume) a training run until a stop condition.
-pub fn run(opts: &RunOptions) -> Result<RunSummary, String> {
+pub fn run(opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut run = setup::open(opts)?;
     catch_interrupts();
     let stop = loop {
@@ -215,7 +212,7 @@ impl Run {
     }
 
     /// The last checkpoint and metrics row, and the session's summary in the log.
-    fn finish(mut self, stop: String) -> Result<RunSummary, String> {
+    fn finish(mut self, stop: String) -> Result<RunSummary, RunError> {
         self.bar.finish_and_clear();
         if self.learner.step() > self.last_ckpt_step {
             self.save_checkpoint()?;
@@ -223,7 +220,7 @@ impl Run {
         if self.acc.steps > 0 || self.acc.games > 0 {
             let mut row = self.row();
             self.acc.fill(&mut row, self.row_time.elapsed().as_secs_f64());
-            self.metrics.write(&row).map_err(io(&self.metrics_path))?;
+            self.metrics.write(&row).map_err(RunError::io("write", &self.metrics_path))?;
         }
         let c = &self.cumulative;
         let fr = if c.would_resign > 0 { format!("{}/{}", c.false_resign, c.would_resign) } else { "none measured".into() };

@@ -3,12 +3,13 @@
 //! replay window, the teacher and self-play settings.
 
 use super::schedule::Schedule;
-use super::{io, Run, RunOptions};
+use super::{Run, RunOptions};
+use crate::RunError;
 use crate::bootstrap::{Teacher, TeacherConfig};
 use crate::config::RunConfig;
 use crate::learner::{self, checkpoint_name, find_latest, Learner};
 use crate::metrics::{Accumulator, Log, MetricsFile};
-use crate::replay::{list_games, GameFile, ReplayBuffer};
+use crate::replay::{list_games, GameFile, GameFileError, ReplayBuffer};
 use crate::selfplay::SelfPlayConfig;
 use engine::{record, MoveTable, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -25,41 +26,44 @@ type ScheduleChange = (Vec<(String, String, String)>, RunConfig);
 
 /// Settle the config: a new run's, or the run directory's (checked against `--config` and
 /// `--set`), with the schedule changes a resume makes.
-fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleChange>), String> {
+fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleChange>), RunError> {
     let recorded_path = opts.run_dir.join("config.toml");
-    let recorded = if recorded_path.exists() { Some(RunConfig::load(&recorded_path).map_err(|e| e.0)?) } else { None };
+    let recorded = if recorded_path.exists() { Some(RunConfig::load(&recorded_path)?) } else { None };
     let mut cfg = match (&opts.config, &recorded) {
         (Some(p), _) => {
-            let mut c = RunConfig::load(p).map_err(|e| e.0)?;
+            let mut c = RunConfig::load(p)?;
             if let Some(s) = opts.seed {
                 c.seed = s;
             }
             if let Some(b) = opts.bootstrap {
                 c.bootstrap = b;
-                c.validate().map_err(|e| format!("{} with --bootstrap {}: {e}", p.display(), b.name()))?;
+                c.validate().map_err(|error| RunError::BootstrapInvalid {
+                    config: p.clone(),
+                    bootstrap: b.name().to_string(),
+                    error,
+                })?;
             }
             c
         }
         (None, Some(r)) => {
             if let Some(s) = opts.seed.filter(|&s| s != r.seed) {
-                return Err(format!("--seed {s} differs from the run's seed {} (see {})", r.seed, recorded_path.display()));
+                return Err(RunError::SeedDiffers { given: s, run: r.seed, config: recorded_path });
             }
             if let Some(b) = opts.bootstrap.filter(|&b| b != r.bootstrap) {
-                return Err(format!(
-                    "--bootstrap {} differs from the run's bootstrap '{}' (see {})",
-                    b.name(),
-                    r.bootstrap.name(),
-                    recorded_path.display()
-                ));
+                return Err(RunError::BootstrapDiffers {
+                    given: b.name().to_string(),
+                    run: r.bootstrap.name().to_string(),
+                    config: recorded_path,
+                });
             }
             r.clone()
         }
         (None, None) => {
-            return Err(format!("{} has no config.toml: give --config to start a run there", opts.run_dir.display()))
+            return Err(RunError::NoConfig { dir: opts.run_dir.clone() })
         }
     };
     for s in &opts.sets {
-        cfg.set_field(s).map_err(|e| e.0)?;
+        cfg.set_field(s)?;
     }
     let mut change = None;
     if let Some(r) = &recorded {
@@ -71,10 +75,7 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleC
                 (Some(p), false) => format!("{} differs from {}", p.display(), recorded_path.display()),
                 _ => format!("--set {field} would change the run's config {}", recorded_path.display()),
             };
-            return Err(format!(
-                "{given_by} in field `{field}` (run: {run}, given: {given}); only {} may change when resuming (or start a new --run-dir)",
-                crate::config::SCHEDULE_FIELDS.join(", ")
-            ));
+            return Err(RunError::ConfigDiffers { given_by, field, run, given });
         }
         let fields = r.schedule_changes(&cfg);
         if !fields.is_empty() {
@@ -91,21 +92,21 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleC
 }
 
 /// Open (or create) the run directory of `opts` and set everything up to loop.
-pub(super) fn open(opts: &RunOptions) -> Result<Run, String> {
+pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let (cfg, existing, change) = settle_config(opts)?;
-    let rules = Rules::load(&cfg.rules).map_err(|e| e.0)?;
+    let rules = Rules::load(&cfg.rules)?;
     let rules_tag = record::rules_tag(&rules, &cfg.rules);
     let device = nn::backend::device_by_name(&cfg.backend)?;
     let dirs = Dirs::new(&opts.run_dir);
     for d in [&dirs.run, &dirs.checkpoints, &dirs.games, &dirs.eval] {
-        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        std::fs::create_dir_all(d).map_err(RunError::io("create", d))?;
     }
     if !existing {
         let p = dirs.run.join("config.toml");
-        write_atomic(&p, cfg.to_toml().as_bytes()).map_err(io(&p))?;
+        write_atomic(&p, cfg.to_toml().as_bytes()).map_err(RunError::io("write", &p))?;
     }
     let log_path = dirs.run.join("train.log");
-    let mut log = Log::open(&log_path).map_err(io(&log_path))?;
+    let mut log = Log::open(&log_path).map_err(RunError::io("write", &log_path))?;
     let bar = if opts.progress { ProgressBar::new(cfg.max_steps) } else { ProgressBar::hidden() };
 
     let (learner, resumed_from, fresh_moments) =
@@ -147,7 +148,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, String> {
     log_settings(&mut log, &cfg, fresh_moments);
     let evaluator = NetEvaluator::new(learner.network(), &device);
     let metrics_path = dirs.run.join("metrics.csv");
-    let metrics = MetricsFile::open(&metrics_path).map_err(io(&metrics_path))?;
+    let metrics = MetricsFile::open(&metrics_path).map_err(RunError::io("write", &metrics_path))?;
     log_start(&mut log, &cfg, &rules_tag, resumed_from, &games);
     style(&bar, &cfg, learner.step());
     Ok(Run {
@@ -200,7 +201,7 @@ fn load_network(
     rules_tag: &str,
     change: Option<&ScheduleChange>,
     warn: &mut dyn FnMut(String),
-) -> Result<(Learner, Option<u64>, bool), String> {
+) -> Result<(Learner, Option<u64>, bool), RunError> {
     let mut warnings = Vec::new();
     let found = find_latest(&dirs.checkpoints, device, &mut |w| warnings.push(w));
     warnings.into_iter().for_each(&mut *warn);
@@ -213,16 +214,16 @@ fn load_network(
         None => {
             let c = Checkpoint::random(cfg.net(), rules_tag, cfg.seed, device);
             let name = checkpoint_name(0);
-            checkpoint::save(dirs.checkpoints.join(&name), &c).map_err(|e| e.to_string())?;
-            learner::write_latest(&dirs.checkpoints, &name).map_err(io(&dirs.checkpoints))?;
+            checkpoint::save(dirs.checkpoints.join(&name), &c)?;
+            learner::write_latest(&dirs.checkpoints, &name).map_err(RunError::io("write", dirs.checkpoints.join("latest")))?;
             (c, Some(name), None)
         }
     };
     if &ckpt.header.network != cfg.net() {
-        return Err("the run's latest checkpoint has a different network shape than its config".into());
+        return Err(RunError::NetworkShape);
     }
     if ckpt.header.rules != rules_tag {
-        return Err(format!("the run's checkpoints play rules '{}', the config says '{rules_tag}'", ckpt.header.rules));
+        return Err(RunError::RulesDiffer { checkpoint: ckpt.header.rules.clone(), config: rules_tag.to_string() });
     }
     // An encoding-1 checkpoint loads widened, without its optimiser moments (see
     // `nn::checkpoint::load`); the log says so, since the first steps after it differ from a
@@ -232,7 +233,7 @@ fn load_network(
     if let Some((_, recorded)) = change {
         // The run's config.toml follows the schedule, so a plain resume keeps the new values.
         let p = dirs.run.join("config.toml");
-        write_atomic(&p, recorded.to_toml().as_bytes()).map_err(io(&p))?;
+        write_atomic(&p, recorded.to_toml().as_bytes()).map_err(RunError::io("write", &p))?;
     }
     Ok((learner, resumed_from, fresh_moments))
 }
@@ -253,24 +254,29 @@ fn load_games(
     table: &Arc<MoveTable>,
     rules_tag: &str,
     warn: &mut dyn FnMut(String),
-) -> Result<Games, String> {
+) -> Result<Games, RunError> {
     for e in std::fs::read_dir(&dirs.games).into_iter().flatten().flatten() {
         if e.file_name().to_str().is_some_and(nn::files::is_temporary) {
             let _ = std::fs::remove_file(e.path());
         }
     }
-    let files = list_games(&dirs.games).map_err(|e| format!("cannot read {}: {e}", dirs.games.display()))?;
+    let files = list_games(&dirs.games).map_err(RunError::io("read", &dirs.games))?;
     let mut buffer = ReplayBuffer::new(cfg.window_positions);
     for (_, _, path) in files.iter().rev() {
         if buffer.is_full() {
             break;
         }
-        let loaded = std::fs::read(path).map_err(|e| e.to_string()).and_then(|b| GameFile::from_bytes(&b)).and_then(|g| {
-            if g.rules != rules_tag {
-                return Err(format!("played under rules '{}', not '{rules_tag}'", g.rules));
-            }
-            g.samples(table)
-        });
+        let loaded = match std::fs::read(path) {
+            Err(e) => Err(e.to_string()),
+            Ok(bytes) => GameFile::from_bytes(&bytes)
+                .and_then(|g| {
+                    if g.rules != rules_tag {
+                        return Err(GameFileError::Rules { found: g.rules, expected: rules_tag.to_string() });
+                    }
+                    g.samples(table)
+                })
+                .map_err(|e| e.to_string()),
+        };
         match loaded {
             Ok(s) => buffer.push_older(s),
             Err(e) => warn(format!("skipping game file {}: {e}", path.display())),

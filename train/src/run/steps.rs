@@ -2,17 +2,19 @@
 //! evaluation when due), and a round of self-play or teacher games (with the finished games
 //! written, counted and added to the window).
 
-use super::{evaluation, io, report_line, setup, Run};
+use super::{evaluation, report_line, setup, Run};
+use crate::RunError;
 use crate::learner::{is_evaluated, prune};
 use crate::metrics::Accumulator;
-use crate::selfplay::{Finished, SelfPlay};
+use crate::games::Finished;
+use crate::selfplay::SelfPlay;
 use engine::game::{Outcome, WinReason};
 use std::path::PathBuf;
 use std::time::Instant;
 
 impl Run {
     /// One training step; then, when due, a metrics row, a checkpoint and an evaluation.
-    pub(super) fn train_step(&mut self) -> Result<(), String> {
+    pub(super) fn train_step(&mut self) -> Result<(), RunError> {
         let t = Instant::now();
         let l = self.learner.train_step(&self.buffer, &self.table);
         self.train_time += t.elapsed().as_secs_f64();
@@ -32,7 +34,7 @@ impl Run {
         if step.is_multiple_of(self.cfg.report_every_steps) {
             let mut row = self.row();
             self.acc.fill(&mut row, self.row_time.elapsed().as_secs_f64());
-            self.metrics.write(&row).map_err(io(&self.metrics_path))?;
+            self.metrics.write(&row).map_err(RunError::io("write", &self.metrics_path))?;
             self.log.line(&report_line(&row, &self.cumulative));
             self.acc = Accumulator::default();
             self.row_time = Instant::now();
@@ -56,14 +58,14 @@ impl Run {
                 );
                 let now = self.row();
                 (row.time_s, row.games, row.positions) = (now.time_s, now.games, now.positions);
-                self.metrics.write(&row).map_err(io(&self.metrics_path))?;
+                self.metrics.write(&row).map_err(RunError::io("write", &self.metrics_path))?;
             }
         }
         Ok(())
     }
 
     /// A checkpoint of the learner, older ones pruned, noted in the log.
-    pub(super) fn save_checkpoint(&mut self) -> Result<PathBuf, String> {
+    pub(super) fn save_checkpoint(&mut self) -> Result<PathBuf, RunError> {
         let path = self.learner.save(&self.dirs.checkpoints)?;
         self.last_ckpt_step = self.learner.step();
         let c = &self.cfg;
@@ -74,7 +76,7 @@ impl Run {
 
     /// One round of teacher games (while bootstrapping) or self-play (one move in every game);
     /// the games it finishes are written, counted and added to the window.
-    pub(super) fn play_round(&mut self) -> Result<(), String> {
+    pub(super) fn play_round(&mut self) -> Result<(), RunError> {
         let t = Instant::now();
         let teaching = self.teaching();
         let finished = match self.teacher.as_mut().filter(|_| teaching) {
@@ -110,9 +112,9 @@ impl Run {
     }
 
     /// Write a finished game, count it, and add its positions to the window.
-    fn record_game(&mut self, f: Finished) -> Result<(), String> {
+    fn record_game(&mut self, f: Finished) -> Result<(), RunError> {
         let n = f.file.plies.len() as u64;
-        f.file.write(&self.dirs.games, f.index).map_err(io(&self.dirs.games))?;
+        f.file.write(&self.dirs.games, f.index).map_err(RunError::io("write", &self.dirs.games))?;
         self.games_total += 1;
         self.positions_total += n;
         for a in [&mut self.acc, &mut self.cumulative] {

@@ -1,0 +1,179 @@
+//! Terminal nodes of the MCTS tree, checked when a node is created, in the order of
+//! `Game::play`.
+//!
+//! * a side without royals (RULES.md §9; both: `double_royal_loss`): win/loss;
+//! * repetition, judged on the root game's hashes plus the hashes along the path:
+//!   - `forbidden`: the move is illegal; scored as a loss for the side that made it (exactly
+//!     what the rule amounts to: an illegal move is never chosen, and a side whose every move
+//!     is illegal has no legal move and loses);
+//!   - `loss_for_repeater`: the repeater loses, or wins when it was in check;
+//!   - `jcsa`: a 4th (or later) occurrence gets the exact verdict of `engine::game` (a copy of
+//!     the root game replays the path: draw, or the move is illegal for a perpetual
+//!     checker/attacker, or the game goes on); a **2nd or 3rd occurrence is scored as a draw**
+//!     for search purposes (the usual MCTS simplification; the root's moves always come from
+//!     `Game::legal_moves`, so the move actually played is always legal);
+//! * ply cap and `no_capture_draw_plies`: draw;
+//! * no legal move: loss for the side to move;
+//! * the side to move can take the opponent's last royal at once: win for it (a one-ply
+//!   proof, found by looking only at moves that land on or pass over an enemy royal, or that
+//!   burn next to one; such nodes need no network call).
+
+use super::tree::IdHash;
+use engine::game::{gives_check, Game, Outcome};
+use engine::movegen::generate;
+use engine::moves::{Move, MoveList};
+use engine::position::Position;
+use engine::powers::MoveTable;
+use engine::rules::{DoubleRoyalLoss, Repetition};
+use engine::square::dir;
+use std::collections::HashMap;
+
+/// What a new node is.
+pub(super) enum Class {
+    Terminal(i8),
+    /// Not terminal; the moves are in the scratch list.
+    Open { reps: u32 },
+}
+
+/// Decide whether the position after `mv` (reached along `path_moves` from the root game)
+/// ends the game for search purposes; if not, its moves are left in `list`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn classify(
+    t: &MoveTable,
+    game: &Game,
+    history: &HashMap<u64, u32, IdHash>,
+    path_hashes: &[u64],
+    path_moves: &[Move],
+    mv: Move,
+    child: &Position,
+    ply: u32,
+    quiet: u32,
+    list: &mut MoveList,
+) -> Class {
+    let rules = &t.rules;
+    let them = child.side_to_move();
+    let mover = them.other();
+    match (child.royal_count(mover), child.royal_count(them)) {
+        (0, 0) => {
+            return Class::Terminal(match rules.double_royal_loss {
+                DoubleRoyalLoss::MoverWins => -1,
+                DoubleRoyalLoss::MoverLoses => 1,
+                DoubleRoyalLoss::Draw => 0,
+            })
+        }
+        (_, 0) => return Class::Terminal(-1),
+        (0, _) => return Class::Terminal(1),
+        _ => {}
+    }
+    let h = child.hash();
+    let reps = history.get(&h).copied().unwrap_or(0) + path_hashes.iter().filter(|&&x| x == h).count() as u32;
+    if reps > 0 {
+        match rules.repetition {
+            Repetition::Forbidden => return Class::Terminal(1),
+            Repetition::LossForRepeater => {
+                let mut parent = *game.position();
+                for &m in path_moves {
+                    parent.play(t, m);
+                }
+                let mover_in_check = gives_check(t, &parent, them);
+                return Class::Terminal(if mover_in_check { -1 } else { 1 });
+            }
+            Repetition::Jcsa if reps < 3 => return Class::Terminal(0),
+            Repetition::Jcsa => {
+                let mut g = game.clone();
+                for &m in path_moves {
+                    if g.play(m).is_err() {
+                        return Class::Terminal(0);
+                    }
+                }
+                match g.play(mv) {
+                    Err(_) => return Class::Terminal(1),
+                    Ok(_) => match g.outcome() {
+                        Some(Outcome::Draw(_)) => return Class::Terminal(0),
+                        Some(o) => return Class::Terminal(if o.winner() == Some(mover) { -1 } else { 1 }),
+                        None => {}
+                    },
+                }
+            }
+        }
+    }
+    if rules.ply_cap > 0 && ply >= rules.ply_cap {
+        return Class::Terminal(0);
+    }
+    if rules.no_capture_draw_plies > 0 && quiet >= rules.no_capture_draw_plies {
+        return Class::Terminal(0);
+    }
+    generate(child, t, list);
+    if list.is_empty() {
+        return Class::Terminal(-1);
+    }
+    if winning_move(child, t, list.as_slice()).is_some() {
+        return Class::Terminal(1);
+    }
+    Class::Open { reps }
+}
+
+/// Royal flags by cell code: 1 Black royal, 2 White royal, 0 anything else.
+fn royal_codes() -> &'static [u8; 256] {
+    static T: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [0u8; 256];
+        for p in engine::piece::Piece::all() {
+            if p.kind().is_royal() {
+                t[p.code() as usize] = 1 + p.color().index() as u8;
+            }
+        }
+        t
+    })
+}
+
+/// Index in `moves` of a move that wins at once (takes or burns the opponent's last royal and
+/// wins under `double_royal_loss`). Only moves that capture on or pass over an enemy royal's
+/// square, or that end next to one with a burning piece, are played out.
+pub(super) fn winning_move(pos: &Position, t: &MoveTable, moves: &[Move]) -> Option<usize> {
+    let us = pos.side_to_move();
+    let them = us.other();
+    let royal = royal_codes();
+    let enemy = 1 + them.index() as u8;
+    let is_enemy_royal = |pad: usize| royal[pos.cell(pad) as usize] == enemy;
+    let (mut last_from, mut burns) = (usize::MAX, false);
+    for (i, &m) in moves.iter().enumerate() {
+        if m.is_null_pass() {
+            continue;
+        }
+        let to = m.to_pad();
+        let mut candidate = is_enemy_royal(to) || m.via_pad().iter().any(|&v| v != 0 && is_enemy_royal(v as usize));
+        if !candidate {
+            let from = m.from_pad();
+            if from != last_from {
+                last_from = from;
+                let mover = t.get(pos.cell(from));
+                burns = mover.burns || (mover.promote_to != 0 && t.get(mover.promote_to).burns);
+            }
+            candidate = burns
+                && mover_burns_here(t, pos, m)
+                && dir::OFFSET.iter().any(|&o| is_enemy_royal((to as i32 + o) as usize));
+        }
+        if candidate {
+            let mut p = *pos;
+            p.play(t, m);
+            let win = match (p.royal_count(us), p.royal_count(them)) {
+                (0, 0) => t.rules.double_royal_loss == DoubleRoyalLoss::MoverWins,
+                (_, 0) => true,
+                _ => false,
+            };
+            if win {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Whether the piece making `m` burns at its destination (a Fire Demon, or a piece promoting
+/// into one).
+#[inline]
+fn mover_burns_here(t: &MoveTable, pos: &Position, m: Move) -> bool {
+    let mover = t.get(pos.cell(m.from_pad()));
+    mover.burns || (m.promotes() && t.get(mover.promote_to).burns)
+}

@@ -1,0 +1,52 @@
+//! Why a training run could not start or go on: one enum for the loop, with the errors of the
+//! parts it stands on (config, rules, backend, checkpoints) kept as they are.
+
+use crate::config::{ConfigError, SCHEDULE_FIELDS};
+use std::path::PathBuf;
+
+/// A run that cannot start, resume or go on; one line saying what and what was expected.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Field(#[from] crate::config::FieldError),
+    #[error(transparent)]
+    Rules(#[from] engine::rules::RulesError),
+    #[error(transparent)]
+    Backend(#[from] nn::backend::BackendError),
+    #[error(transparent)]
+    Checkpoint(#[from] nn::CheckpointError),
+    #[error(transparent)]
+    OptimizerState(#[from] nn::train::OptimizerStateError),
+    #[error("cannot {op} {}: {source}", path.display())]
+    Io {
+        op: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("--seed {given} differs from the run's seed {run} (see {})", config.display())]
+    SeedDiffers { given: u64, run: u64, config: PathBuf },
+    #[error("--bootstrap {given} differs from the run's bootstrap '{run}' (see {})", config.display())]
+    BootstrapDiffers { given: String, run: String, config: PathBuf },
+    #[error("{} with --bootstrap {bootstrap}: {error}", config.display())]
+    BootstrapInvalid { config: PathBuf, bootstrap: String, error: crate::config::FieldError },
+    #[error("{} has no config.toml: give --config to start a run there", dir.display())]
+    NoConfig { dir: PathBuf },
+    /// `given_by` says which input differs: the `--config` file, or a `--set`.
+    #[error("{given_by} in field `{field}` (run: {run}, given: {given}); only {} may change when resuming (or start a new --run-dir)", SCHEDULE_FIELDS.join(", "))]
+    ConfigDiffers { given_by: String, field: String, run: String, given: String },
+    #[error("the run's latest checkpoint has a different network shape than its config")]
+    NetworkShape,
+    #[error("the run's checkpoints play rules '{checkpoint}', the config says '{config}'")]
+    RulesDiffer { checkpoint: String, config: String },
+}
+
+impl RunError {
+    /// An I/O error while doing `op` ("read", "write", "create") on `path`.
+    pub fn io(op: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> RunError {
+        let path = path.into();
+        move |source| RunError::Io { op, path, source }
+    }
+}
