@@ -3,7 +3,6 @@
 mod common;
 
 use common::{stdout, tenjiku};
-use std::path::PathBuf;
 use std::process::Output;
 
 /// A failing command: non-zero exit, nothing on stdout, one line on stderr naming `want`.
@@ -12,10 +11,8 @@ fn assert_one_line_error(o: &Output, want: &str) {
     assert!(o.stdout.is_empty(), "stdout should be empty: {}", stdout(o));
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tenjiku-e2e-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(_name: &str) -> common::TempPath {
+    common::temp_dir()
 }
 
 #[test]
@@ -78,7 +75,6 @@ fn arena_writes_json_and_records_that_show_replays() {
     // A damaged record names the line.
     std::fs::write(&pgn, text.replacen("[Round \"", "[Round ", 1)).unwrap();
     assert_one_line_error(&tenjiku(&["show", "--game", ps]), "line 3: bad tag line");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -145,7 +141,6 @@ fn arena_bad_input_is_a_one_line_error() {
         &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--openings-file", f.to_str().unwrap()]),
         "line 3",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

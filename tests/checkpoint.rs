@@ -4,13 +4,9 @@
 mod common;
 
 use common::{assert_one_line_error, stdout, tenjiku};
-use std::path::PathBuf;
 
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tenjiku-ckpt-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmpdir(_name: &str) -> common::TempPath {
+    common::temp_dir()
 }
 
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/net-tiny.toml");
@@ -55,7 +51,6 @@ fn new_then_info() {
     };
     assert_eq!(strip(&text), strip(&info2));
     assert_eq!(std::fs::metadata(&out).unwrap().len(), std::fs::metadata(&again).unwrap().len());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -86,5 +81,4 @@ fn errors_are_one_line() {
     assert_one_line_error(&o, "unknown rules 'nosuch'");
     let o = tenjiku(&["checkpoint", "new", "--config", TINY, "--out", dir.join("no/such/dir/x.ckpt").to_str().unwrap()]);
     assert_one_line_error(&o, "cannot write checkpoint");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -91,15 +91,21 @@ fn arena_and_play_accept_mcts_specs() {
 #[test]
 fn bad_mcts_specs_are_one_line_errors() {
     let cases = [
-        ("mcts:visits=8", "missing 'checkpoint=PATH'"),
+        ("mcts:visits=8", "missing 'checkpoint' (checkpoint=PATH, or checkpoint=random"),
         ("mcts:checkpoint=/no/such.ckpt", "cannot read checkpoint /no/such.ckpt"),
         ("mcts:checkpoint=random,visits=many", "'visits=many' is not a valid number"),
         ("mcts:checkpoint=random,colour=red", "unknown parameter 'colour'"),
         ("mcts:checkpoint=random,config=/no/such.toml", "cannot read network config /no/such.toml"),
-        ("mcts:checkpoint=random,threads=0", "threads must be at least 1"),
+        ("mcts:checkpoint=random,threads=0", "'threads=0' is out of range (expected 1 to 1024)"),
+        ("mcts:checkpoint=random,visits=0", "'visits=0' is out of range (expected 1 to 10000000)"),
+        ("mcts:checkpoint=random,cpuct=NaN", "'cpuct=NaN' is out of range (expected 0 to 100)"),
+        ("mcts:checkpoint=random,gumbel=1", "'gumbel=1' is out of range (expected 0 (PUCT) or 2 to 256)"),
+        ("mcts:checkpoint=random,noise=2", "'noise=2' is out of range (expected 0 to 1)"),
+        ("mcts:checkpoint=random,temp=-1", "'temp=-1' is out of range (expected 0 to 10)"),
+        ("mcts:checkpoint=random,time=1e30", "'time=1e30' is not a duration"),
         ("mcts:checkpoint=random,backend=tpu", "unknown or not compiled-in backend 'tpu'"),
-        ("mcts:checkpoint=random,qsearch_mix=2", "qsearch_mix must be between 0 and 1, got 2"),
-        ("mcts:checkpoint=random,material_mix=-1", "material_mix must be between 0 and 1, got -1"),
+        ("mcts:checkpoint=random,qsearch_mix=2", "'qsearch_mix=2' is out of range (expected 0 to 1)"),
+        ("mcts:checkpoint=random,material_mix=-1", "'material_mix=-1' is out of range (expected 0 to 1)"),
     ];
     for (spec, want) in cases {
         let o = tenjiku(&["go", "--engine", spec]);

@@ -49,8 +49,7 @@ fn an_ambiguous_hodges_move_lists_the_candidates() {
 
 #[test]
 fn commands_moves_undo_hint_save_resign_help() {
-    let dir = std::env::temp_dir().join(format!("tenjiku-play-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir();
     let file = dir.join("game.txt");
     let script = format!(
         "help\nmoves h3\nmoves h5\nmoves 9e\nmoves zz\nh5h6\nundo\nundo\nhint\nh5h6\nsave {}\nresign\nh5h6\nquit\n",
@@ -74,7 +73,6 @@ fn commands_moves_undo_hint_save_resign_help() {
     assert!(rec.contains("[Black \"person\"]") && rec.contains("[White \"random\"]") && rec.contains("1. h5h6 "), "{rec}");
     let show = Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(["show", "--game"]).arg(&file).output().unwrap();
     assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]

@@ -11,10 +11,8 @@ use std::time::{Duration, Instant};
 
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml");
 
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tenjiku-train-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+fn tmpdir(name: &str) -> common::TempPath {
+    common::temp_path(name)
 }
 
 fn read(p: &Path) -> String {
@@ -83,7 +81,6 @@ fn a_tiny_run_writes_its_files() {
     let o = tenjiku(&["checkpoint", "info", run.join("checkpoints/step-000000030.ckpt").to_str().unwrap()]);
     ok(&o);
     assert!(String::from_utf8_lossy(&o.stdout).contains("step = 30"));
-    let _ = std::fs::remove_dir_all(&run);
 }
 
 #[test]
@@ -116,7 +113,6 @@ fn a_killed_run_resumes_from_its_latest_checkpoint() {
         "{steps:?} (killed at {killed_at})"
     );
     assert!(games(&run) > games_before, "self-play went on: {} -> {}", games_before, games(&run));
-    let _ = std::fs::remove_dir_all(&run);
 }
 
 #[test]
@@ -133,7 +129,6 @@ fn ctrl_c_stops_with_a_checkpoint() {
     let last = log.lines().last().unwrap();
     let step = latest_step(&run).unwrap();
     assert!(last.contains(&format!("step {step},")), "{last} vs {step}");
-    let _ = std::fs::remove_dir_all(&run);
 }
 
 #[test]
@@ -175,7 +170,6 @@ fn bad_configs_are_one_line_errors() {
     assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "lr"]), "expected FIELD=VALUE");
     assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "temperature_plies=soon"]), "temperature_plies");
     assert_eq!(latest_step(&run), Some(5));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -195,7 +189,6 @@ fn a_resumed_run_can_change_its_learning_schedule() {
     let changes: Vec<&str> = log.lines().filter(|l| l.contains("schedule change")).collect();
     assert_eq!(changes.len(), 1, "{log}");
     assert!(changes[0].ends_with("schedule change at step 5: lr 0.001 -> 0.0003, temperature_plies 8 -> 2"), "{log}");
-    let _ = std::fs::remove_dir_all(&run);
 }
 
 #[test]
@@ -226,9 +219,6 @@ fn the_same_seed_plays_the_same_games() {
     let (fa, fb) = (files(&a), files(&b));
     assert!(!fa.is_empty());
     assert!(fa == fb, "same seed, different games");
-    for run in [a, b] {
-        let _ = std::fs::remove_dir_all(run);
-    }
 }
 
 #[test]
@@ -262,8 +252,6 @@ fn a_run_carried_over_without_its_games_keeps_training() {
     }
     let o = tenjiku(&["plot", tmpdir("carry-none").to_str().unwrap()]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("cannot read metrics"));
-    std::fs::remove_dir_all(&run).unwrap();
-    std::fs::remove_dir_all(&carried).unwrap();
 }
 
 /// The flags byte of a game file (train/src/replay.rs: magic, version, rules, FEN, seed, step,
@@ -322,5 +310,35 @@ fn a_bootstrapped_run_learns_from_the_teacher_then_plays_itself_and_is_evaluated
         "--bootstrap none differs from the run's bootstrap 'alphabeta'",
     );
     assert_one_line_error(&tenjiku(&[&args[..], &["--bootstrap", "maybe"]].concat()), "expected none or alphabeta");
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Copy a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// `tests/data/run-before-redesign`: 20 steps of `configs/tiny.toml` written by the binary of
+/// commit 09da776, before the crates were split (its checkpoint and game files were checksummed
+/// by the hand-written XXH64 that `xxhash-rust` replaced). It resumes: the checkpoint loads, all
+/// five game files load into the window, and its metrics rows are kept.
+#[test]
+fn a_run_directory_written_before_the_redesign_resumes() {
+    let run = common::temp_dir();
+    copy_tree(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/run-before-redesign")), &run);
+    ok(&tenjiku(&["train", "--run-dir", run.to_str().unwrap(), "--max-steps", "25", "--quiet"]));
+    let log = read(&run.join("train.log"));
+    assert!(log.contains("resumed from step 20 (5 games, 90 positions on disk, 90 in the buffer)"), "{log}");
+    assert!(!log.contains("warning"), "{log}");
+    assert_eq!(latest_step(&run), Some(25));
+    let steps = metric_steps(&run);
+    assert_eq!(steps[..4], [5, 10, 15, 20], "{steps:?}");
+    assert_eq!(*steps.last().unwrap(), 25, "{steps:?}");
 }

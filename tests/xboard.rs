@@ -21,9 +21,8 @@ fn script(args: &[&str], input: &str) -> String {
 }
 
 /// A rules file with a ply cap, so that games end quickly.
-fn capped_rules(cap: u32) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("tenjiku-xboard-test-{}-{cap}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+fn capped_rules(cap: u32) -> (common::TempPath, String) {
+    let dir = common::temp_dir();
     let path = dir.join("capped.toml");
     std::fs::write(&path, format!("preset = \"standard\"\nply_cap = {cap}\n")).unwrap();
     let s = path.display().to_string();
@@ -166,7 +165,7 @@ impl Engine {
 
 #[test]
 fn a_whole_game_engine_against_itself_until_the_result() {
-    let (dir, rules) = capped_rules(60);
+    let (_dir, rules) = capped_rules(60);
     for seed in [1, 2] {
         let spec_a = format!("random:seed={seed}");
         let spec_b = format!("random:seed={}", seed + 100);
@@ -204,5 +203,4 @@ fn a_whole_game_engine_against_itself_until_the_result() {
         a.quit();
         b.quit();
     }
-    std::fs::remove_dir_all(dir).ok();
 }

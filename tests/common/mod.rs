@@ -3,7 +3,42 @@
 #![allow(dead_code)]
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+/// A path inside a fresh temporary directory, removed with everything in it when dropped; it
+/// reads as a `Path`.
+pub struct TempPath {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempPath {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempPath {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// `NAME` inside a new temporary directory, not created (a run directory, a file to write).
+pub fn temp_path(name: &str) -> TempPath {
+    let dir = tempfile::Builder::new().prefix("tenjiku-test-").tempdir().expect("a temporary directory");
+    let path = dir.path().join(name);
+    TempPath { _dir: dir, path }
+}
+
+/// A new, empty temporary directory.
+pub fn temp_dir() -> TempPath {
+    let dir = tempfile::Builder::new().prefix("tenjiku-test-").tempdir().expect("a temporary directory");
+    let path = dir.path().to_path_buf();
+    TempPath { _dir: dir, path }
+}
 
 /// Run `tenjiku ARGS` to the end.
 pub fn tenjiku(args: &[&str]) -> Output {
