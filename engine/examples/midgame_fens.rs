@@ -1,5 +1,5 @@
 //! Prints positions reached by seeded random play (used to pick the benchmark's midgame FENs).
-use engine::game::Game;
+use engine::Game;
 use engine::{MoveTable, Position, Rules};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

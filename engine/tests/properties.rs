@@ -3,8 +3,8 @@
 //! move's CECP text round-trip, move lists hold no duplicates, and finished games carry the
 //! right result.
 
-use engine::game::{DrawReason, Game, Outcome, WinReason};
-use engine::movegen::generate;
+use engine::{DrawReason, Game, Outcome, WinReason};
+use engine::generate;
 use engine::notation::{parse_cecp_in, to_cecp};
 use engine::{MoveList, MoveTable, Position, Rules};
 use rand::seq::SliceRandom;

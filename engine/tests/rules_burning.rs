@@ -188,7 +188,7 @@ fn rules_6_5_burned_royal_counts_as_captured() {
     assert_eq!(burned(&eff), set(&["h10"]));
     assert_eq!(p.royal_count(White), 0);
     assert!(p.is_finished());
-    assert!(engine::movegen::legal_moves(&p, &t).is_empty(), "§16.3: a finished position has no moves");
+    assert!(engine::legal_moves(&p, &t).is_empty(), "§16.3: a finished position has no moves");
     // A King that steps next to an enemy FiD burns itself.
     let pos = setup(&[("h8", b(King)), ("h10", w(FireDemon))], Black);
     let mut p = pos;

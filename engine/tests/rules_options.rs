@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use engine::game::{DrawReason, Game, Outcome, WinReason};
+use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::rules::*;
 use engine::rules::{FreeEagle, HeavenlyTetrarch, LionHawk};
 use engine::{Kind::*, MoveTable, Rules};

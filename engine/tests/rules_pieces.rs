@@ -341,7 +341,7 @@ fn compare_crowded(seed: u64, density: u64) {
         pos.set_side_to_move(stm);
         let all = all_moves_t(&pos, &t);
         let mut l = MoveList::new();
-        engine::movegen::generate(&pos, &t, &mut l);
+        engine::generate(&pos, &t, &mut l);
         let mut by_from: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for m in l.iter().filter(|m| !m.is_null_pass()) {
             by_from.entry(m.from().unwrap().cecp()).or_default().insert(engine::notation::to_cecp(*m));

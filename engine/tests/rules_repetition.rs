@@ -1,6 +1,6 @@
 //! RULES.md §9 repetition (JCSA default) and the §12.9 alternatives, with hand-built games.
 
-use engine::game::{DrawReason, Game, Outcome, WinReason};
+use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::notation::{parse_cecp_in, to_cecp};
 use engine::rules::Repetition;
 use engine::{MoveTable, Position, Rules};
@@ -150,7 +150,7 @@ fn rules_9_capturing_the_last_royal_wins_and_a_finished_position_has_no_moves() 
     play(&mut g, "a15a16");
     assert_eq!(g.outcome(), Some(Outcome::Win { winner: engine::Color::Black, reason: WinReason::RoyalCaptured }));
     assert!(g.legal_moves().is_empty());
-    assert!(engine::movegen::legal_moves(g.position(), g.table()).is_empty(), "§16.3: no moves once a side has no royal");
+    assert!(engine::legal_moves(g.position(), g.table()).is_empty(), "§16.3: no moves once a side has no royal");
 }
 
 #[test]

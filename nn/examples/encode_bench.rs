@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p tenjiku-nn --example encode_bench [-- ITERATIONS]`
 
-use engine::movegen::generate;
+use engine::generate;
 use engine::{Move, MoveList, MoveTable, Position, Rules};
 use nn::encoding::{encode, HistoryFeatures, INPUT_SIZE};
 use nn::policy::legal_indices;

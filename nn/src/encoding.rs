@@ -48,7 +48,7 @@
 //! The attack planes (115..121, new in version 2) give the network what its receptive field
 //! cannot: a 3-block tower with a 1×1 input convolution sees 6 squares each way, while the
 //! Tenjiku sliders and jumping generals strike across the whole 16×16 board. They come from
-//! move generation for both sides ([`engine::movegen::generate_for`]).
+//! move generation for both sides ([`engine::generate_for`]).
 //!
 //! Changing anything in this table means bumping [`ENCODING_VERSION`] (checkpoints record it).
 //! The policy layout is in [`crate::policy`] and shares this version. Version 1 was planes
@@ -61,14 +61,14 @@
 //! (≤ 156 piece squares twice, burn zones, constant planes), plus move generation for both
 //! sides into a stack [`MoveList`] for the attack planes.
 
-use engine::game::Game;
-use engine::piece::NUM_KINDS;
+use engine::Game;
+use engine::NUM_KINDS;
 use engine::rules::{
     AreaMove, FdVsFd, FireDemonOrthogonal, FreeEagle, HeavenlyTetrarch, JumpCapture, JumpOver, LastRankRule,
     LionHawk, Repetition,
 };
 use search::values::{search_value as piece_value, ROYAL_ORDER_VALUE};
-use engine::movegen::generate_for;
+use engine::generate_for;
 use engine::{Color, Kind, MoveList, MoveTable, Piece, Position, Rules};
 
 /// Number of 16×16 input planes.

@@ -78,7 +78,7 @@ pub const PLANE_AREA_FAR: usize = 545;
 const _: () = assert!(PLANE_AREA_FAR + 128 == NUM_MOVE_PLANES);
 const _: () = assert!(PLANE_PROMOTE + 208 == PLANE_PIECE_PASS);
 
-/// `(df, dr)` of each direction `0..8` (N, NE, E, SE, S, SW, W, NW), as `engine::square::dir`.
+/// `(df, dr)` of each direction `0..8` (N, NE, E, SE, S, SW, W, NW), as `engine::board::dir`.
 pub const DIR_DELTAS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
 
 /// Displacement `(df, dr)` of each of the 144 one-leg planes.

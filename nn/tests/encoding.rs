@@ -3,8 +3,8 @@
 //! bijection on the legal moves of a large random-position corpus (standard, HaChu and house
 //! rules, both colours).
 
-use engine::game::Game;
-use engine::movegen::generate;
+use engine::Game;
+use engine::generate;
 use engine::{Color, Kind, Move, MoveList, MoveTable, Piece, Position, Rules, Square};
 use nn::encoding::*;
 use nn::policy::*;

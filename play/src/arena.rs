@@ -20,7 +20,7 @@
 //! - **Adjudication** (never silent: the settings are printed in the report header, stored in
 //!   every record's `Adjudication` tag, and a decided game says so in `Termination`):
 //!   `material = (CP, M)`: a side ahead by at least CP centipawns of plain material
-//!   ([`material_balance`]) for M consecutive plies wins; `max_plies = N`: the game is drawn when N
+//!   ([`search::values::material_balance`], or `values`) for M consecutive plies wins; `max_plies = N`: the game is drawn when N
 //!   plies (opening included) have been played.
 //! - **Concurrency.** `concurrency` worker threads take games in order; results are counted,
 //!   written and shown as they finish. With an SPRT, no new game starts once the LLR crosses a
@@ -30,9 +30,9 @@
 //!   readable file of whole games.
 
 use search::mix_seed;
-use search::values::material_balance;
+use search::values::ValueTable;
 use crate::stats::{fmt_elo, Sprt, SprtDecision, Wdl};
-use engine::game::{DrawReason, Game, Outcome, WinReason};
+use engine::{DrawReason, Game, Outcome, WinReason};
 use search::{EngineSpec, Player, SpecError};
 use engine::record::GameRecord;
 use std::io::Write;
@@ -57,6 +57,9 @@ pub type Factory = Arc<dyn Fn(&EngineSpec, &Rules) -> Result<Box<dyn Player>, Sp
 pub struct Adjudication {
     /// (margin in centipawns, consecutive plies).
     pub material: Option<(i32, u32)>,
+    /// The piece values that count the material ([`ValueTable::Material`] unless measuring the
+    /// other table).
+    pub values: ValueTable,
     /// Draw when this many plies have been played; 0 = no cap beyond the rules' own.
     pub max_plies: u32,
 }
@@ -64,7 +67,13 @@ pub struct Adjudication {
 impl Adjudication {
     pub fn describe(&self) -> String {
         let mat = match self.material {
-            Some((cp, m)) => format!("material: a side ahead by >= {cp} cp for {m} consecutive plies wins"),
+            Some((cp, m)) if self.values == ValueTable::Material => {
+                format!("material: a side ahead by >= {cp} cp for {m} consecutive plies wins")
+            }
+            Some((cp, m)) => format!(
+                "material by the {} values: a side ahead by >= {cp} cp for {m} consecutive plies wins",
+                self.values.name()
+            ),
             None => "material: off".to_string(),
         };
         let cap =
@@ -275,7 +284,7 @@ impl ArenaConfig {
                 break;
             }
             if let (Some((cp, plies)), false) = (adj.material, game.is_over()) {
-                let diff = material_balance(game.position());
+                let diff = self.adjudication.values.balance(game.position());
                 let ahead = if diff >= cp {
                     Some(Color::Black)
                 } else if diff <= -cp {
@@ -553,7 +562,7 @@ pub fn append_record(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::moves::Move;
+    use engine::Move;
     use search::Thinking;
 
     fn config(games: u32) -> ArenaConfig {
@@ -568,7 +577,7 @@ mod tests {
             balance: None,
             concurrency: 2,
             seed: 1,
-            adjudication: Adjudication { material: None, max_plies: 30 },
+            adjudication: Adjudication { material: None, max_plies: 30, ..Adjudication::default() },
             sprt: None,
             pgn: None,
             progress: false,
@@ -651,7 +660,7 @@ mod tests {
         cfg.opening_plies = 0;
         // Black has an extra Gold: ahead from the first ply on.
         cfg.opening_fens = vec![Position::from_fen("16/16/16/16/16/16/16/16/16/16/16/16/16/16/7G8/7K1k6 b").unwrap()];
-        cfg.adjudication = Adjudication { material: Some((300, 4)), max_plies: 100 };
+        cfg.adjudication = Adjudication { material: Some((300, 4)), max_plies: 100, ..Adjudication::default() };
         cfg.a = EngineSpec::parse("first").unwrap();
         cfg.b = EngineSpec::parse("first").unwrap();
         let rep = run(&cfg, faulty_factory()).unwrap();

@@ -21,16 +21,16 @@
 //! (our Black, Sente) `w`: the side letter is swapped on `setboard` and in `setup`.
 //! Results are `1-0` when the first player (Black) wins, as in the game records.
 
-use engine::fen::{parse_fen, FenError};
-use engine::game::Game;
-use engine::moves::Move;
+use engine::{parse_fen, FenError};
+use engine::Game;
+use engine::Move;
 use engine::notation::{self, parse_cecp_syntax, MoveError};
-use engine::piece::{Kind, NUM_START_KINDS};
+use engine::{Kind, NUM_START_KINDS};
 use search::{Clock, EngineSpec, Limits, Player, SpecError, Thinking};
-use engine::position::Position;
-use engine::powers::MoveTable;
+use engine::Position;
+use engine::MoveTable;
 use engine::rules::Rules;
-use engine::square::{Color, Square};
+use engine::{Color, Square};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;

@@ -13,9 +13,9 @@
 //! English cells show [`Piece::abbr`] (the start type: `+P` is a promoted Pawn moving as a
 //! Gold); kanji cells show the type the piece moves as, since that is what a player needs.
 
-use engine::piece::Piece;
-use engine::position::Position;
-use engine::square::{Color, Square};
+use engine::Piece;
+use engine::Position;
+use engine::{Color, Square};
 
 /// Piece names in the diagram.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -229,7 +229,7 @@ pub fn render(pos: &Position, opts: &RenderOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::piece::Kind;
+    use engine::Kind;
 
     fn sq(h: &str) -> Square {
         Square::parse_hodges(h).unwrap()

@@ -1,6 +1,6 @@
 //! `go`: one engine's choice for one position, with its thinking lines.
 
-use engine::game::Game;
+use engine::Game;
 use search::mcts::SearchResult;
 use search::{EngineSpec, Thinking};
 use engine::record::play_text;

@@ -8,16 +8,16 @@
 
 use crate::cecp::read_line;
 use crate::display::{render, RenderOptions, Style};
-use engine::game::Game;
+use engine::Game;
 use engine::hodges::{self, HodgesBook};
-use engine::movegen;
-use engine::moves::Move;
+
+use engine::Move;
 use engine::notation::{self, parse_cecp_syntax};
-use engine::piece::Piece;
+use engine::Piece;
 use search::Player;
 use engine::record::GameRecord;
 use nn::files::{record_date_now, write_atomic};
-use engine::square::{Color, Square};
+use engine::{Color, Square};
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
@@ -244,7 +244,7 @@ impl<W: Write> Session<W> {
         // to see whether the origin must be named (R16n-16k).
         let all: Vec<Move> = if theirs {
             pos.set_side_to_move(piece.color());
-            movegen::legal_moves(&pos, self.game.table())
+            engine::legal_moves(&pos, self.game.table())
         } else {
             self.game.legal_moves()
         };

@@ -14,7 +14,7 @@
 
 use search::alphabeta::{bench, AlphaBeta, SearchConfig};
 use search::alphabeta::{EvalConfig, StaticEval};
-use engine::game::{Game, Outcome};
+use engine::{Game, Outcome};
 use search::{parse_duration, Limits, Player};
 use engine::{Color, MoveTable, Position, Rules};
 use rand::seq::SliceRandom;

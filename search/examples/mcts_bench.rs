@@ -12,7 +12,7 @@
 //!
 //! `cargo run --release -p tenjiku-search --example mcts_bench [-- VISITS]`
 
-use engine::game::Game;
+use engine::Game;
 use search::mcts::{Driver, EvalRequest, Evaluation, Evaluator, MaterialEvaluator, MctsConfig, Search, EDGE_BYTES, NODE_BYTES};
 use engine::{MoveTable, Position, Rules};
 use std::sync::Arc;

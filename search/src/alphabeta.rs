@@ -32,12 +32,12 @@ pub(crate) mod tt;
 mod threats;
 
 pub use eval::{EvalConfig, StaticEval};
-use engine::movegen::generate;
-use engine::moves::{Move, MoveList};
-use engine::position::{MoveEffect, Position};
-use engine::powers::MoveTable;
+use engine::generate;
+use engine::{Move, MoveList};
+use engine::{MoveEffect, Position};
+use engine::MoveTable;
 use engine::rules::DoubleRoyalLoss;
-use engine::square::PAD_CELLS;
+use engine::board::PAD_CELLS;
 use tt::{Bound, Tt};
 pub use tt::MAX_TT_MB;
 pub use bench::{bench, BenchRow};

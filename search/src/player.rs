@@ -4,7 +4,7 @@
 //! the arena, `go`, `play` and the CECP mode drive them through it. An engine *spec* such as
 //! `alphabeta:depth=3` or `random` names one engine and its limits ([`EngineSpec`]).
 
-use engine::game::Game;
+use engine::Game;
 use engine::Move;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

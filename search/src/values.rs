@@ -146,7 +146,39 @@ pub const fn material_value(k: Kind) -> i32 {
 /// Plain material of Black minus that of White, in centipawns of [`material_value`] (royals
 /// count 0).
 pub fn material_balance(pos: &Position) -> i32 {
-    pos.pieces()
-        .map(|(_, p)| if p.color() == Color::Black { material_value(p.kind()) } else { -material_value(p.kind()) })
-        .sum()
+    ValueTable::Material.balance(pos)
+}
+
+/// Which table counts material where either could: adjudication can be measured with both
+/// (`tenjiku arena --adjudication-values`); the material table is the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueTable {
+    /// [`material_value`].
+    #[default]
+    Material,
+    /// [`search_value`], royals counted 0.
+    Search,
+}
+
+impl ValueTable {
+    /// The value of a piece moving as `kind`; royals count 0 in both tables.
+    pub fn value(self, kind: Kind) -> i32 {
+        match self {
+            _ if kind.is_royal() => 0,
+            ValueTable::Material => material_value(kind),
+            ValueTable::Search => search_value(kind),
+        }
+    }
+
+    /// Material of Black minus that of White by this table.
+    pub fn balance(self, pos: &Position) -> i32 {
+        pos.pieces().map(|(_, p)| if p.color() == Color::Black { self.value(p.kind()) } else { -self.value(p.kind()) }).sum()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueTable::Material => "material",
+            ValueTable::Search => "search",
+        }
+    }
 }

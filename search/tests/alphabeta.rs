@@ -4,7 +4,7 @@
 //! transposition table. All searches here are depth- or node-limited (no timing).
 
 use search::alphabeta::{AlphaBeta, SearchConfig, MATE};
-use engine::game::Game;
+use engine::Game;
 use search::{EngineSpec, Limits, Player, Thinking};
 use engine::{Color, Kind, Move, MoveTable, Piece, Position, Rules, Square};
 use rand::seq::SliceRandom;
@@ -49,7 +49,7 @@ fn after(t: &MoveTable, pos: &Position, m: Move) -> Position {
 /// burn (the royal is among the burned pieces).
 fn can_kill(t: &MoveTable, pos: &Position, burn_only: bool) -> bool {
     let them = pos.side_to_move().other();
-    engine::movegen::legal_moves(pos, t).into_iter().any(|m| {
+    engine::legal_moves(pos, t).into_iter().any(|m| {
         let mut p = *pos;
         let eff = p.play(t, m);
         p.royal_count(them) == 0 && (!burn_only || eff.burned().any(|(_, pc)| pc.kind().is_royal()))
@@ -61,7 +61,7 @@ fn can_kill(t: &MoveTable, pos: &Position, burn_only: bool) -> bool {
 fn assert_wins_in_two(t: &Arc<MoveTable>, pos: &Position, m: Move, burn_only: bool) {
     let p1 = after(t, pos, m);
     assert!(!p1.is_finished(), "{m} already ends the game");
-    let replies = engine::movegen::legal_moves(&p1, t);
+    let replies = engine::legal_moves(&p1, t);
     assert!(!replies.is_empty());
     let us = pos.side_to_move();
     for r in replies {

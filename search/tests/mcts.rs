@@ -3,7 +3,7 @@
 //! grow, finds the best move with 16 Gumbel visits, reuses trees (same result as a fresh search
 //! of the same total visits, no leaked nodes, bounded memory), and is deterministic per seed.
 
-use engine::game::Game;
+use engine::Game;
 use search::mcts::{
     search_many, Driver, EvalRequest, Evaluation, Evaluator, MaterialEvaluator, MctsConfig, MctsPlayer, Search,
     SearchResult, UniformEvaluator,
@@ -43,7 +43,7 @@ fn mv(game: &Game, text: &str) -> Move {
 /// Whether the side to move in `pos` can take the opponent's last royal at once.
 fn can_take_royal(t: &MoveTable, pos: &Position) -> bool {
     let them = pos.side_to_move().other();
-    engine::movegen::legal_moves(pos, t).into_iter().any(|m| {
+    engine::legal_moves(pos, t).into_iter().any(|m| {
         let mut p = *pos;
         p.play(t, m);
         p.royal_count(them) == 0
@@ -353,7 +353,7 @@ impl Evaluator for Counting {
         self.positions += requests.len();
         self.max_batch = self.max_batch.max(requests.len());
         for r in requests {
-            assert_eq!(engine::movegen::legal_moves(r.position, r.table).len(), r.moves.len());
+            assert_eq!(engine::legal_moves(r.position, r.table).len(), r.moves.len());
         }
         self.inner.evaluate(requests, out)
     }
@@ -406,7 +406,7 @@ fn no_legal_move_loses() {
     let pos = setup(&pieces, Black);
     let mut white_to_move = pos;
     white_to_move.set_side_to_move(White);
-    assert!(engine::movegen::legal_moves(&white_to_move, &table()).is_empty());
+    assert!(engine::legal_moves(&white_to_move, &table()).is_empty());
     let g = game(pos);
     for gumbel in [None, Some(16)] {
         let r = run(cfg(32, gumbel), &g, &mut MaterialEvaluator::new());

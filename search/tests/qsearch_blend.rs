@@ -2,7 +2,7 @@
 //! evaluator's value with `tanh(q / 600)` of the alpha-beta quiescence score exactly as
 //! documented, the draw share shrinks by the same weight, and bad weights are refused.
 
-use engine::movegen::legal_moves;
+use engine::legal_moves;
 use engine::{MoveTable, Position, Rules};
 use search::alphabeta::Quiescer;
 use search::mcts::{EvalRequest, Evaluation, Evaluator, QsearchBlend, QSEARCH_SCALE_CP};

@@ -4,6 +4,7 @@ use engine::{record, Position, Rules};
 use std::path::PathBuf;
 use std::sync::Arc;
 use play::arena::{self, Adjudication, ArenaConfig, Balance};
+use search::values::ValueTable;
 use play::Sprt;
 
 #[derive(clap::Args)]
@@ -57,6 +58,10 @@ pub struct Args {
     /// ...for this many consecutive plies.
     #[arg(long, value_name = "M", default_value_t = 20, requires = "adjudicate_material")]
     adjudicate_plies: u32,
+    /// The piece values that count material for adjudication: `material` (the adjudication
+    /// table, default) or `search` (the alpha-beta table; to compare the two).
+    #[arg(long, value_name = "TABLE", default_value = "material", value_parser = ["material", "search"], requires = "adjudicate_material")]
+    adjudication_values: String,
     /// Adjudicate a draw at this many plies (default: the rules' ply cap).
     #[arg(long, value_name = "N")]
     max_plies: Option<u32>,
@@ -115,6 +120,7 @@ pub fn run(a: Args) -> Result<()> {
         adjudication: Adjudication {
             material: a.adjudicate_material.map(|cp| (cp, a.adjudicate_plies)),
             max_plies: a.max_plies.unwrap_or(rules.ply_cap),
+            values: if a.adjudication_values == "search" { ValueTable::Search } else { ValueTable::Material },
         },
         sprt,
         pgn: a.pgn.clone(),

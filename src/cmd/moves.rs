@@ -1,6 +1,6 @@
 use super::PositionArgs;
 use anyhow::Result;
-use engine::{movegen, notation};
+use engine::notation;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -10,7 +10,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let (pos, t) = a.pos.load()?;
-    let mut texts: Vec<String> = movegen::legal_moves(&pos, &t).into_iter().map(notation::to_cecp).collect();
+    let mut texts: Vec<String> = engine::legal_moves(&pos, &t).into_iter().map(notation::to_cecp).collect();
     texts.sort();
     let mut out = String::new();
     for m in texts {

@@ -1,7 +1,7 @@
 use super::show::StyleArg;
 use anyhow::{bail, Context, Result};
 use play::Style;
-use engine::game::Game;
+use engine::Game;
 use search::EngineSpec;
 use engine::record::rules_tag;
 use play::{Session, SessionOptions};

@@ -1,6 +1,6 @@
 use super::PositionArgs;
 use anyhow::Result;
-use engine::game::Game;
+use engine::Game;
 use engine::{hodges, notation};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

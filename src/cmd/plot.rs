@@ -1,4 +1,4 @@
-//! `tenjiku plot RUN`: PNG charts of a training run's metrics (see `train::plot`);
+//! `tenjiku plot RUN`: PNG charts of a training run's metrics (see `train/src/plot.rs`);
 //! `tenjiku plot --compare DIR RUN RUN...`: charts comparing runs.
 
 use anyhow::{anyhow, Result};
@@ -18,8 +18,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let files = match (&a.compare, a.run_dirs.as_slice()) {
-        (Some(out), runs) => train::plot::plot_compare(runs, out),
-        (None, [run]) => train::plot::plot_run(run),
+        (Some(out), runs) => train::plot_compare(runs, out),
+        (None, [run]) => train::plot_run(run),
         (None, _) => Err("give one run directory, or --compare DIR with several".to_string()),
     }
     .map_err(|e| anyhow!(e))?;

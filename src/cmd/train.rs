@@ -3,8 +3,8 @@
 use anyhow::Result;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use train::config::Bootstrap;
-use train::run::{self, RunOptions};
+use train::Bootstrap;
+use train::RunOptions;
 
 fn parse_bootstrap(s: &str) -> Result<Bootstrap, String> {
     Bootstrap::parse(s).map_err(|e| e.to_string())
@@ -58,7 +58,7 @@ pub fn run(a: Args) -> Result<()> {
         sets: a.set,
         progress: !a.quiet && std::io::stderr().is_terminal(),
     };
-    let s = run::run(&opts)?;
+    let s = train::run(&opts)?;
     println!("{}: step {}, {} games, {} positions ({})", opts.run_dir.display(), s.step, s.games, s.positions, s.stop);
     Ok(())
 }

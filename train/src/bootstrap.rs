@@ -30,7 +30,7 @@ use crate::replay::{GameFile, PlyRecord};
 use crate::config::FieldError;
 use crate::games::{cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
 use search::alphabeta::AlphaBeta;
-use engine::game::Game;
+use engine::Game;
 use search::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};

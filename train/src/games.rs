@@ -4,7 +4,7 @@
 //! stand on this module.
 
 use crate::replay::GameFile;
-use engine::game::{DrawReason, Game, Outcome};
+use engine::{DrawReason, Game, Outcome};
 use engine::Color;
 use search::alphabeta::AlphaBeta;
 use search::EngineSpec;

@@ -2,17 +2,20 @@
 //! training window, the learner, metrics and charts, and the training loop.
 //!
 //! Stands on `play` (the engine registry and the arena, for its evaluation games); nothing a
-//! person plays with lives here.
+//! person plays with lives here. The command line needs only what is re-exported below.
 
-pub mod bootstrap;
-pub mod config;
+mod bootstrap;
+mod config;
 mod error;
-pub mod games;
-pub mod learner;
-pub mod metrics;
-pub mod plot;
-pub mod replay;
-pub mod run;
-pub mod selfplay;
+mod games;
+mod learner;
+mod metrics;
+mod plot;
+mod replay;
+mod run;
+mod selfplay;
 
+pub use config::{Bootstrap, ConfigError, FieldError, RunConfig};
 pub use error::RunError;
+pub use plot::{plot_compare, plot_run};
+pub use run::{run, RunOptions, RunSummary, EVAL_OPENING_PLIES};

@@ -182,10 +182,6 @@ impl Log {
     pub fn open(path: &Path) -> std::io::Result<Log> {
         Ok(Log { file: Some(OpenOptions::new().append(true).create(true).open(path)?) })
     }
-    /// A log that writes nowhere (tests).
-    pub fn none() -> Log {
-        Log { file: None }
-    }
     pub fn line(&mut self, text: &str) {
         if let Some(f) = &mut self.file {
             let _ = writeln!(f, "{} {text}", nn::files::utc_now());

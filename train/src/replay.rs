@@ -30,7 +30,7 @@
 //! ([`search::values::material_balance`], in centipawns; the learner divides by `material_scale`).
 
 use search::values::material_balance;
-use engine::game::{DrawReason, Game, Outcome, PlayError, WinReason};
+use engine::{DrawReason, Game, Outcome, PlayError, WinReason};
 use engine::{FenError, MoveError};
 use nn::policy::POLICY_SIZE;
 use engine::{notation, Color, MoveTable, Position};
@@ -411,9 +411,6 @@ impl ReplayBuffer {
     }
     pub fn len(&self) -> usize {
         self.samples.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.samples.is_empty()
     }
     /// Add a game's positions (the oldest positions beyond the window are dropped).
     pub fn push_game(&mut self, samples: Vec<Sample>) {

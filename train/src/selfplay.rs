@@ -44,7 +44,7 @@ use crate::config::FieldError;
 use crate::games::{cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
 use crate::replay::{GameFile, PlyRecord};
 use search::alphabeta::AlphaBeta;
-use engine::game::Game;
+use engine::Game;
 use search::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
 use search::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
@@ -188,10 +188,6 @@ impl SelfPlay {
         sp
     }
 
-    /// The number the next new game will get.
-    pub fn next_game(&self) -> u64 {
-        self.next_game
-    }
 
     fn mcts_config(&self, seed: u64) -> MctsConfig {
         MctsConfig {

@@ -8,7 +8,7 @@
 //!   empty and crowded boards.
 #![allow(dead_code)]
 
-use engine::movegen::{generate, generate_piece};
+use engine::{generate, generate_piece};
 use engine::notation::to_cecp;
 use engine::{Color, Kind, Move, MoveList, MoveTable, Piece, Position, Rules, Square};
 use std::collections::BTreeSet;

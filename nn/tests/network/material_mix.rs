@@ -2,7 +2,7 @@
 //! material head exactly as documented, and bad weights are refused.
 
 use search::mcts::{EvalRequest, Evaluation, Evaluator};
-use engine::movegen::legal_moves;
+use engine::legal_moves;
 use engine::{MoveTable, Position, Rules};
 use nn::backend;
 use nn::network::{NetConfig, Network};

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use engine::game::Game;
+use engine::Game;
 use search::mcts::{Driver, MctsConfig, Search};
 use engine::{MoveTable, Position, Rules};
 use nn::backend::Device;

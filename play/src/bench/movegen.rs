@@ -3,7 +3,7 @@
 //! Timed here, never in unit tests: perft leaf throughput (bulk-counted at the last ply, one
 //! thread) and make/unmake speed, both with in-place make/unmake and with copy-make.
 
-use engine::movegen::generate;
+use engine::generate;
 use engine::perft::perft;
 use engine::{MoveList, MoveTable, Position};
 use std::time::Instant;

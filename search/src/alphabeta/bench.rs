@@ -3,7 +3,7 @@
 
 use super::{AlphaBeta, SearchConfig};
 use crate::Limits;
-use engine::game::Game;
+use engine::Game;
 use engine::{Move, MoveTable, Position, Rules};
 use std::sync::Arc;
 

@@ -21,10 +21,12 @@
 //!   closer the piece stands to its promotion zone.
 
 use crate::values::search_value as piece_value;
-use engine::piece::{Piece, NUM_CODES};
-use engine::position::Position;
-use engine::powers::MoveTable;
-use engine::square::{dir, Color, Square, PAD_W};
+use engine::Piece;
+use engine::board::NUM_CODES;
+use engine::Position;
+use engine::MoveTable;
+use engine::{Color, Square};
+use engine::board::{dir, PAD_W};
 
 /// Which positional terms are on, and their weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,7 +232,7 @@ impl StaticEval {
                 if cell == 0 {
                     n += 1;
                 } else {
-                    if cell != engine::piece::GUARD && ((cell - 1) & 1) as usize != ci {
+                    if cell != engine::board::GUARD && ((cell - 1) & 1) as usize != ci {
                         n += 1;
                     }
                     break;

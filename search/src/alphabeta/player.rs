@@ -3,7 +3,7 @@
 
 use super::{SearchConfig, SearchResult, Searcher, DEFAULT_TT_MB, MAX_DEPTH};
 use crate::{EngineSpec, Limits, Player, SpecError, Thinking};
-use engine::game::Game;
+use engine::Game;
 use engine::{Move, MoveTable, Rules};
 use std::sync::Arc;
 

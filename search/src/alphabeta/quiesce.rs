@@ -5,8 +5,8 @@
 //! score is the side to move's, in centipawns, from the same static evaluation.
 
 use super::{Searcher, SearchConfig, INF};
-use engine::position::Position;
-use engine::powers::MoveTable;
+use engine::Position;
+use engine::MoveTable;
 use std::sync::Arc;
 
 /// Nodes one evaluation may use before it falls back to the static evaluation (a quiescence
@@ -58,7 +58,7 @@ mod tests {
     use super::*;
     use crate::alphabeta::eval::{EvalConfig, StaticEval};
     use crate::values::search_value as piece_value;
-    use engine::piece::Kind;
+    use engine::Kind;
     use engine::rules::Rules;
 
     /// Black rook a2 facing an undefended White gold a9 up the open file; kings far apart.

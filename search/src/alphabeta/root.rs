@@ -3,7 +3,7 @@
 
 use super::{is_irreversible, threats, SearchResult, Searcher, DEFAULT_MOVETIME, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use crate::{Limits, Thinking};
-use engine::game::Game;
+use engine::Game;
 use engine::{Move, Position};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

@@ -4,12 +4,14 @@
 
 use crate::alphabeta::eval::StaticEval;
 use crate::values::ROYAL_ORDER_VALUE;
-use engine::movegen::generate_piece;
-use engine::moves::{Move, MoveList};
-use engine::piece::GUARD;
-use engine::position::Position;
-use engine::powers::{AreaKind, Compiled, MoveTable};
-use engine::square::{dir, Color, Square, PAD_W};
+use engine::generate_piece;
+use engine::{Move, MoveList};
+use engine::board::GUARD;
+use engine::Position;
+use engine::MoveTable;
+use engine::board::{AreaKind, Compiled};
+use engine::{Color, Square};
+use engine::board::{dir, PAD_W};
 
 /// Static facts about a move.
 #[derive(Clone, Copy, Default)]
@@ -259,7 +261,7 @@ mod tests {
         }
         let mut p = *pos;
         p.set_side_to_move(us.other());
-        engine::movegen::legal_moves(&p, t).into_iter().any(|m| {
+        engine::legal_moves(&p, t).into_iter().any(|m| {
             let mut q = p;
             q.play(t, m);
             q.royal_count(us) == 0
@@ -282,7 +284,7 @@ mod tests {
                     let slow = in_check_slow(&t, &pos);
                     checks += slow as u32;
                     assert_eq!(th.in_check(&t, &pos), slow, "{}", pos.to_fen());
-                    let moves = engine::movegen::legal_moves(&pos, &t);
+                    let moves = engine::legal_moves(&pos, &t);
                     let Some(&m) = moves.choose(&mut rng) else { break };
                     pos.play(&t, m);
                 }
@@ -299,7 +301,7 @@ mod tests {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let mut pos = Position::start();
             for _ in 0..300 {
-                let moves = engine::movegen::legal_moves(&pos, &t);
+                let moves = engine::legal_moves(&pos, &t);
                 let us = pos.side_to_move();
                 let enemy = watch(&t, &pos, us.other());
                 for &m in &moves {

@@ -1,7 +1,7 @@
 //! The alpha-beta engine's transposition table: a fixed number of two-slot buckets (one slot
 //! kept by depth, one always replaced), sized in MB, indexed by the position's Zobrist hash.
 
-use engine::moves::Move;
+use engine::Move;
 
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

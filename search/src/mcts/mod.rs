@@ -29,7 +29,7 @@ mod puct;
 mod blend;
 mod search;
 mod terminal;
-pub mod tree;
+mod tree;
 
 pub use driver::{default_threads, search_many, Driver, DriverStats};
 pub use gumbel::halving_phases;
@@ -39,12 +39,12 @@ pub use tree::{Edge, Node, Tree, EDGE_BYTES, NODE_BYTES};
 pub use crate::report::{RootMove, SearchResult};
 
 use crate::values::search_value as piece_value;
-use engine::game::Game;
-use engine::moves::Move;
-use engine::piece::Piece;
+use engine::Game;
+use engine::Move;
+use engine::Piece;
 use crate::{EngineSpec, Limits, Player, SpecError, Thinking};
-use engine::position::Position;
-use engine::powers::MoveTable;
+use engine::Position;
+use engine::MoveTable;
 use std::time::{Duration, Instant};
 
 /// Search settings. [`MctsConfig::new`] gives the defaults for a visit budget (Gumbel below

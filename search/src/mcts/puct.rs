@@ -221,8 +221,8 @@ impl RootSel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::moves::Move;
-    use engine::square::Square;
+    use engine::Move;
+    use engine::Square;
     use rand::{Rng, SeedableRng};
 
     #[test]

@@ -18,11 +18,11 @@ use super::puct::{select_inner, set_priors, sort_tail, RootSel, SORTED_PREFIX};
 use super::terminal::{classify, winning_move, Class};
 use super::tree::{Edge, IdHash, NodeState, Tree, NONE};
 use super::{value_to_cp, EvalRequest, Evaluation, MctsConfig, RootMove, SearchResult};
-use engine::game::Game;
-use engine::moves::{Move, MoveList};
+use engine::Game;
+use engine::{Move, MoveList};
 use crate::Thinking;
-use engine::position::Position;
-use engine::powers::MoveTable;
+use engine::Position;
+use engine::MoveTable;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -19,13 +19,13 @@
 //!   burn next to one; such nodes need no network call).
 
 use super::tree::IdHash;
-use engine::game::{gives_check, Game, Outcome};
-use engine::movegen::generate;
-use engine::moves::{Move, MoveList};
-use engine::position::Position;
-use engine::powers::MoveTable;
+use engine::{gives_check, Game, Outcome};
+use engine::generate;
+use engine::{Move, MoveList};
+use engine::Position;
+use engine::MoveTable;
 use engine::rules::{DoubleRoyalLoss, Repetition};
-use engine::square::dir;
+use engine::board::dir;
 use std::collections::HashMap;
 
 /// What a new node is.
@@ -118,7 +118,7 @@ fn royal_codes() -> &'static [u8; 256] {
     static T: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
     T.get_or_init(|| {
         let mut t = [0u8; 256];
-        for p in engine::piece::Piece::all() {
+        for p in engine::Piece::all() {
             if p.kind().is_royal() {
                 t[p.code() as usize] = 1 + p.color().index() as u8;
             }

@@ -17,7 +17,7 @@
 //! * away from the root, the created children of a node are a prefix of its edges, which are
 //!   ordered by prior (see `puct.rs`).
 
-use engine::moves::Move;
+use engine::Move;
 
 /// "No child yet" (node 0 is the root and never anybody's child).
 pub const NONE: u32 = 0;

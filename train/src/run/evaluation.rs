@@ -62,6 +62,7 @@ pub(super) fn evaluate(
             adjudication: Adjudication {
                 material: (cfg.eval_adjudicate_cp > 0).then_some((cfg.eval_adjudicate_cp, cfg.eval_adjudicate_plies)),
                 max_plies: cfg.eval_max_plies,
+                ..Adjudication::default()
             },
             sprt: None,
             pgn: Some(eval_dir.join(format!("step-{step:09}-vs-{name}.pgn"))),

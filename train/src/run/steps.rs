@@ -8,7 +8,7 @@ use crate::learner::{is_evaluated, prune};
 use crate::metrics::Accumulator;
 use crate::games::Finished;
 use crate::selfplay::SelfPlay;
-use engine::game::{Outcome, WinReason};
+use engine::{Outcome, WinReason};
 use std::path::PathBuf;
 use std::time::Instant;
 
