@@ -67,7 +67,8 @@ fn main() -> ExitCode {
             // One line, as for every other error: clap's first line names the problem.
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
-            let hint: Vec<&str> = text.lines().skip(1).map(str::trim).filter(|l| l.starts_with('[') || l.starts_with("tip:")).collect();
+            let hint: Vec<&str> =
+                text.lines().skip(1).map(str::trim).filter(|l| l.starts_with('[') || l.starts_with("tip:")).collect();
             eprintln!("error: {first} {} (see --help)", hint.join(" "));
             return ExitCode::from(2);
         }

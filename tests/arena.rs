@@ -131,7 +131,19 @@ fn arena_bad_input_is_a_one_line_error() {
         "invalid value '-5' for '--balanced <CP>'",
     );
     assert_one_line_error(
-        &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--balanced", "100", "--balance-depth", "0"]),
+        &tenjiku(&[
+            "arena",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--balanced",
+            "100",
+            "--balance-depth",
+            "0",
+        ]),
         "expected a depth from 1 to 8",
     );
     let dir = temp_dir("openings");

@@ -79,6 +79,7 @@ fn errors_are_one_line() {
     assert_one_line_error(&o, "unknown field `width`");
     let o = tenjiku(&["checkpoint", "new", "--config", TINY, "--out", out.to_str().unwrap(), "--rules", "nosuch"]);
     assert_one_line_error(&o, "unknown rules 'nosuch'");
-    let o = tenjiku(&["checkpoint", "new", "--config", TINY, "--out", dir.join("no/such/dir/x.ckpt").to_str().unwrap()]);
+    let o =
+        tenjiku(&["checkpoint", "new", "--config", TINY, "--out", dir.join("no/such/dir/x.ckpt").to_str().unwrap()]);
     assert_one_line_error(&o, "cannot write checkpoint");
 }

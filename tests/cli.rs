@@ -46,7 +46,10 @@ fn bad_input_gives_one_line_errors() {
     assert_one_line_error(&tenjiku(&["moves", "--fen", "xyz"]), "FEN");
     assert_one_line_error(&tenjiku(&["moves", "--rules", "chu"]), "unknown rules");
     assert_one_line_error(&tenjiku(&["perft", "0"]), "depth");
-    assert_one_line_error(&tenjiku(&["show", "--fen", "16/16/16/16/16/16/16/16/16/16/16/16/16/16/16/15Z b"]), "unknown piece");
+    assert_one_line_error(
+        &tenjiku(&["show", "--fen", "16/16/16/16/16/16/16/16/16/16/16/16/16/16/16/15Z b"]),
+        "unknown piece",
+    );
 }
 
 #[test]

@@ -43,7 +43,8 @@ fn go_prints_visits_value_pv_and_top_moves() {
     // Same seed, same search.
     let again = tenjiku(&["go", "--engine", &spec]);
     let strip = |s: &str| -> Vec<String> {
-        s.lines().filter(|l| !l.starts_with("depth")).map(String::from).collect() // thinking lines carry times
+        s.lines().filter(|l| !l.starts_with("depth")).map(String::from).collect()
+        // thinking lines carry times
     };
     assert_eq!(strip(&out), strip(&text(&again.stdout)));
 }

@@ -23,7 +23,10 @@ fn answer<'a>(out: &'a str, marker: &str) -> &'a str {
 #[test]
 fn moves_in_both_notations_and_refusals_with_reasons() {
     let out = play(&["--engine", "random:seed=3"], "P-9k\nh5h6\nLnx9a\nfoo\nP-8k\nquit\n");
-    assert!(out.starts_with("You play Black against random:seed=3") || out.starts_with("You play Black against random"), "{out}");
+    assert!(
+        out.starts_with("You play Black against random:seed=3") || out.starts_with("You play Black against random"),
+        "{out}"
+    );
     // A Hodges move, then the engine's reply, with the board after each.
     assert!(out.contains("You play P-9k (h5h6)."), "{out}");
     assert!(out.contains("White (random") && out.contains(") plays "), "{out}");
@@ -70,7 +73,10 @@ fn commands_moves_undo_hint_save_resign_help() {
     assert!(out.contains("The game is over"), "moves after the end are refused: {out}");
     // The record replays with `tenjiku show --game`.
     let rec = std::fs::read_to_string(&file).unwrap();
-    assert!(rec.contains("[Black \"person\"]") && rec.contains("[White \"random\"]") && rec.contains("1. h5h6 "), "{rec}");
+    assert!(
+        rec.contains("[Black \"person\"]") && rec.contains("[White \"random\"]") && rec.contains("1. h5h6 "),
+        "{rec}"
+    );
     let show = Command::new(env!("CARGO_BIN_EXE_tenjiku")).args(["show", "--game"]).arg(&file).output().unwrap();
     assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
 }
@@ -86,7 +92,8 @@ fn the_person_can_play_white_and_bad_flags_fail_in_one_line() {
         (vec!["--fen", "16/16 b"], "--fen"),
         (vec!["--rules", "no-such-rules"], "no-such-rules"),
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_tenjiku")).arg("play").args(&args).stdin(Stdio::null()).output().unwrap();
+        let o =
+            Command::new(env!("CARGO_BIN_EXE_tenjiku")).arg("play").args(&args).stdin(Stdio::null()).output().unwrap();
         assert!(!o.status.success());
         let e = String::from_utf8_lossy(&o.stderr);
         assert_eq!(e.trim_end().lines().count(), 1, "{e}");

@@ -47,17 +47,26 @@ fn handshake_announces_features_and_the_variant() {
 #[test]
 fn user_moves_engine_moves_and_illegal_moves() {
     // After `new` the engine plays White; Black's pawn move makes it answer at once.
-    let out = script(&["--engine", "random"], "protover 2\nnew\nusermove h5h6\nusermove h6h7h8\nusermove a1a2\nping 1\n");
+    let out =
+        script(&["--engine", "random"], "protover 2\nnew\nusermove h5h6\nusermove h6h7h8\nusermove a1a2\nping 1\n");
     let lines: Vec<&str> = out.lines().skip(2).collect();
     assert!(lines[0].starts_with("move "), "{out}");
     assert_eq!(lines[1], "Illegal move (leg 1 'h6h7h8' does not end with a square a1..p16): h6h7h8");
     assert!(lines[2].starts_with("Illegal move (") && lines[2].ends_with("): a1a2"), "{}", lines[2]);
     assert_eq!(lines[3], "pong 1");
     // Garbage and unknown commands get one-line errors and no panic.
-    let out = script(&["--engine", "random"], "usermove\nfoo bar\nlevel x\nst -1\nsd 0\ntime zz\nmemory lots\nlift z99\nsetboard nonsense\nping 2\n");
+    let out = script(
+        &["--engine", "random"],
+        "usermove\nfoo bar\nlevel x\nst -1\nsd 0\ntime zz\nmemory lots\nlift z99\nsetboard nonsense\nping 2\n",
+    );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 10, "{out}");
-    assert!(lines[..9].iter().all(|l| l.starts_with("Error") || l.starts_with("Illegal move") || l.starts_with("tellusererror")), "{out}");
+    assert!(
+        lines[..9]
+            .iter()
+            .all(|l| l.starts_with("Error") || l.starts_with("Illegal move") || l.starts_with("tellusererror")),
+        "{out}"
+    );
     assert_eq!(lines[9], "pong 2");
 }
 
@@ -73,7 +82,11 @@ fn force_go_setboard_undo_remove_and_multi_leg_moves() {
     let lines: Vec<&str> = out.lines().skip(2).collect();
     // force mode: the engine never answers; `remove` takes back two plies, `undo` one; at the
     // start both are errors.
-    assert_eq!(lines, ["Error (command not legal now): undo", "Error (command not legal now): remove", "pong 1"], "{out}");
+    assert_eq!(
+        lines,
+        ["Error (command not legal now): undo", "Error (command not legal now): remove", "pong 1"],
+        "{out}"
+    );
     // `go` makes the engine move for the side to move, then play that side.
     let out = script(&["--engine", "random"], &format!("protover 2\nforce\nsetboard {fen}\ngo\nping 3\n"));
     let lines: Vec<&str> = out.lines().skip(2).collect();
@@ -199,7 +212,10 @@ fn a_whole_game_engine_against_itself_until_the_result() {
             std::mem::swap(&mut mover, &mut other);
         };
         assert!(plies <= 60, "{plies}");
-        assert!(result.starts_with("1-0 {") || result.starts_with("0-1 {") || result.starts_with("1/2-1/2 {"), "{result}");
+        assert!(
+            result.starts_with("1-0 {") || result.starts_with("0-1 {") || result.starts_with("1/2-1/2 {"),
+            "{result}"
+        );
         a.quit();
         b.quit();
     }

@@ -253,8 +253,7 @@ impl Game {
                 RepVerdict::Ends(Outcome::Win { winner, reason: WinReason::Repetition })
             }
             Repetition::Jcsa => {
-                let occ: Vec<usize> =
-                    (0..self.hashes.len()).filter(|&i| self.hashes[i] == h).collect();
+                let occ: Vec<usize> = (0..self.hashes.len()).filter(|&i| self.hashes[i] == h).collect();
                 if occ.len() < 3 {
                     return RepVerdict::Allowed;
                 }

@@ -104,7 +104,6 @@ impl Move {
     }
 }
 
-
 /// Moves a [`MoveList`] holds without touching the heap: far above the move count of any
 /// standard-rules position (a few hundred). Only the house rules' lion-like area moves (up to
 /// ~800 moves for one piece) can exceed it in contrived positions; the list then spills to the

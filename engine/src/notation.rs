@@ -119,12 +119,8 @@ pub fn parse_cecp_in(pos: &Position, legal: &[Move], text: &str) -> Result<Move,
         return Err(illegal(format!("the piece on {from} is not the side to move's")));
     }
     // Legs that end on empty squares capture nothing: a GUI may send a lion's path that way.
-    let via: Vec<Square> = p
-        .via
-        .iter()
-        .copied()
-        .filter(|&v| pos.piece_at(v).is_some_and(|x| x.color() != piece.color()))
-        .collect();
+    let via: Vec<Square> =
+        p.via.iter().copied().filter(|&v| pos.piece_at(v).is_some_and(|x| x.color() != piece.color())).collect();
     let want = match via.len() {
         0 => Move::new(from, to, p.promote),
         1 | 2 => Move::with_via(from, &via, to, p.promote),

@@ -64,7 +64,9 @@ pub fn parse_perft_file(text: &str) -> Result<Vec<PerftCase>, PerftFileError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (key, rest) = line.split_once(' ').ok_or_else(|| err(format!("expected 'id', 'epd' or 'perft' and a value, got '{line}'")))?;
+        let (key, rest) = line
+            .split_once(' ')
+            .ok_or_else(|| err(format!("expected 'id', 'epd' or 'perft' and a value, got '{line}'")))?;
         let rest = rest.trim();
         match key {
             "id" => cases.push(PerftCase { id: rest.to_string(), fen: String::new(), counts: Vec::new() }),

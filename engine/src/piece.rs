@@ -140,12 +140,50 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
 
 impl Kind {
     pub const ALL: [Kind; NUM_KINDS] = [
-        King, GreatGeneral, ViceGeneral, RookGeneral, BishopGeneral, FreeEagle, Queen,
-        SoaringEagle, HornedFalcon, WaterBuffalo, ChariotSoldier, FireDemon, LionHawk, Lion,
-        DragonKing, DragonHorse, Rook, Bishop, Kirin, Phoenix, DrunkElephant, BlindTiger,
-        FerociousLeopard, Gold, Silver, Copper, VerticalMover, SideMover, ReverseChariot,
-        VerticalSoldier, SideSoldier, Lance, Knight, Iron, Dog, Pawn, Prince, FlyingStag,
-        FreeBoar, FlyingOx, WhiteHorse, Whale, MultiGeneral, HeavenlyTetrarch,
+        King,
+        GreatGeneral,
+        ViceGeneral,
+        RookGeneral,
+        BishopGeneral,
+        FreeEagle,
+        Queen,
+        SoaringEagle,
+        HornedFalcon,
+        WaterBuffalo,
+        ChariotSoldier,
+        FireDemon,
+        LionHawk,
+        Lion,
+        DragonKing,
+        DragonHorse,
+        Rook,
+        Bishop,
+        Kirin,
+        Phoenix,
+        DrunkElephant,
+        BlindTiger,
+        FerociousLeopard,
+        Gold,
+        Silver,
+        Copper,
+        VerticalMover,
+        SideMover,
+        ReverseChariot,
+        VerticalSoldier,
+        SideSoldier,
+        Lance,
+        Knight,
+        Iron,
+        Dog,
+        Pawn,
+        Prince,
+        FlyingStag,
+        FreeBoar,
+        FlyingOx,
+        WhiteHorse,
+        Whale,
+        MultiGeneral,
+        HeavenlyTetrarch,
     ];
     #[inline]
     pub fn info(self) -> &'static KindInfo {
@@ -164,9 +202,10 @@ impl Kind {
     }
     /// The start type whose promotion gives this promoted-only type.
     pub fn promoted_from(self) -> Option<Kind> {
-        Kind::ALL[..NUM_START_KINDS].iter().copied().find(|k| {
-            k.info().promotes_to == Some(self) && !self.is_start_kind()
-        })
+        Kind::ALL[..NUM_START_KINDS]
+            .iter()
+            .copied()
+            .find(|k| k.info().promotes_to == Some(self) && !self.is_start_kind())
     }
 }
 

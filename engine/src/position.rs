@@ -317,5 +317,3 @@ impl Position {
 }
 
 const _: () = assert!(NUM_SQUARES == 256);
-
-

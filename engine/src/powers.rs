@@ -231,11 +231,33 @@ pub struct Compiled {
 impl Compiled {
     /// A record with no powers at all.
     pub const IDLE: Compiled = Compiled {
-        is_piece: false, white: false, ride_max: [0; 8], ride_skip: 0, range_jump: 0, jump_power: 0,
-        jump2: 0, knight: false, igui: 0, lion: false, linear_lion: 0, bent_lion_first: 0,
-        bent_lion_second: 0, ferz_twice: false, area: AreaKind::None, area_k: 0, pass_dirs: 0,
-        burns: false, freezes: false, royal: false, is_fire_demon: false, rank: 0, promote_to: 0,
-        last_rank_depth: 0, upward_compatible: false, dedup: false, ride_dirs: 0,
+        is_piece: false,
+        white: false,
+        ride_max: [0; 8],
+        ride_skip: 0,
+        range_jump: 0,
+        jump_power: 0,
+        jump2: 0,
+        knight: false,
+        igui: 0,
+        lion: false,
+        linear_lion: 0,
+        bent_lion_first: 0,
+        bent_lion_second: 0,
+        ferz_twice: false,
+        area: AreaKind::None,
+        area_k: 0,
+        pass_dirs: 0,
+        burns: false,
+        freezes: false,
+        royal: false,
+        is_fire_demon: false,
+        rank: 0,
+        promote_to: 0,
+        last_rank_depth: 0,
+        upward_compatible: false,
+        dedup: false,
+        ride_dirs: 0,
     };
 }
 
@@ -366,9 +388,23 @@ fn compile(p: Piece, rules: &Rules) -> Compiled {
         };
         c.upward_compatible = matches!(
             kind,
-            Pawn | Dog | BlindTiger | DrunkElephant | Kirin | Lance | ReverseChariot | Rook | Bishop
-                | DragonKing | DragonHorse | RookGeneral | BishopGeneral | Lion | Queen
-                | ChariotSoldier | VerticalSoldier | SideSoldier
+            Pawn | Dog
+                | BlindTiger
+                | DrunkElephant
+                | Kirin
+                | Lance
+                | ReverseChariot
+                | Rook
+                | Bishop
+                | DragonKing
+                | DragonHorse
+                | RookGeneral
+                | BishopGeneral
+                | Lion
+                | Queen
+                | ChariotSoldier
+                | VerticalSoldier
+                | SideSoldier
         );
     }
     c

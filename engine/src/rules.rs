@@ -286,7 +286,9 @@ impl Rules {
             text.parse().map_err(|e: toml::de::Error| RulesError::Toml { msg: one_line(&e.to_string()) })?;
         let mut base = match table.get("preset") {
             None => Rules::standard(),
-            Some(toml::Value::String(p)) => Rules::preset(p).ok_or_else(|| RulesError::UnknownPreset { name: p.clone() })?,
+            Some(toml::Value::String(p)) => {
+                Rules::preset(p).ok_or_else(|| RulesError::UnknownPreset { name: p.clone() })?
+            }
             Some(_) => return Err(RulesError::PresetNotString),
         };
         let mut merged = toml::Table::try_from(&base).expect("rules serialise");
@@ -299,9 +301,7 @@ impl Rules {
             }
             merged.insert(k, v);
         }
-        base = merged
-            .try_into()
-            .map_err(|e: toml::de::Error| RulesError::Toml { msg: one_line(&e.to_string()) })?;
+        base = merged.try_into().map_err(|e: toml::de::Error| RulesError::Toml { msg: one_line(&e.to_string()) })?;
         if base.lion_trading_rules {
             return Err(RulesError::LionTrading);
         }

@@ -59,7 +59,10 @@ fn the_start_position_counts_are_the_reference_ones() {
 
 #[test]
 fn bad_perft_files_name_the_line() {
-    assert_eq!(parse_perft_file("id x\nperft 1\n").unwrap_err().to_string(), "perft file line 2: expected 'perft DEPTH LEAVES', got 'perft 1'");
+    assert_eq!(
+        parse_perft_file("id x\nperft 1\n").unwrap_err().to_string(),
+        "perft file line 2: expected 'perft DEPTH LEAVES', got 'perft 1'"
+    );
     assert!(parse_perft_file("epd 16/16 b\n").unwrap_err().to_string().contains("line 1: 'epd' before any 'id'"));
     assert!(parse_perft_file("id x\n").unwrap_err().to_string().contains("no 'epd' line"));
     assert!(parse_perft_file("fen x\n").unwrap_err().to_string().contains("unknown key 'fen'"));

@@ -3,9 +3,9 @@
 //! move's CECP text round-trip, move lists hold no duplicates, and finished games carry the
 //! right result.
 
-use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::generate;
 use engine::notation::{parse_cecp_in, to_cecp};
+use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::{MoveList, MoveTable, Position, Rules};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -23,7 +23,11 @@ fn check_position(pos: &Position, t: &MoveTable) {
     let set: HashSet<_> = list.iter().copied().collect();
     assert_eq!(set.len(), list.len(), "duplicate moves in {fen}");
     let texts: HashSet<String> = list.iter().map(|&m| to_cecp(m)).collect();
-    if texts.len() != list.len() { let mut v: Vec<_> = list.iter().map(|&m| format!("{m:?}/{:?}", m.via().collect::<Vec<_>>())).collect(); v.sort(); panic!("two moves share a text in {fen}: {v:?}"); }
+    if texts.len() != list.len() {
+        let mut v: Vec<_> = list.iter().map(|&m| format!("{m:?}/{:?}", m.via().collect::<Vec<_>>())).collect();
+        v.sort();
+        panic!("two moves share a text in {fen}: {v:?}");
+    }
     for &m in list.iter() {
         let text = to_cecp(m);
         assert_eq!(parse_cecp_in(pos, list.as_slice(), &text), Ok(m), "{text} in {fen}");

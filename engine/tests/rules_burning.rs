@@ -335,7 +335,10 @@ fn rules_6_4_water_buffalo_promoting_next_to_enemy_fire_demon() {
 #[test]
 fn rules_6_white_fire_demon_burns_black() {
     let t = std_table();
-    let pos = mirror(&setup(&[("h8", b(FireDemon)), ("k8", w(Gold)), ("l9", w(Pawn)), ("l7", w(Pawn)), ("j9", b(Pawn))], Black));
+    let pos = mirror(&setup(
+        &[("h8", b(FireDemon)), ("k8", w(Gold)), ("l9", w(Pawn)), ("l7", w(Pawn)), ("j9", b(Pawn))],
+        Black,
+    ));
     let mut p = pos;
     let eff = play(&mut p, &t, &rot_move("h8k8"));
     assert_eq!(captured(&eff), set(&[&rot_sq("k8")]));

@@ -4,9 +4,9 @@
 
 mod common;
 use common::*;
-use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::rules::*;
 use engine::rules::{FreeEagle, HeavenlyTetrarch, LionHawk};
+use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::{Kind::*, MoveTable, Rules};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -71,7 +71,8 @@ fn rules_13_lion_like_area_captures_up_to_three_one_leg_per_capture() {
     assert_eq!(house.vice_general_area, AreaMove::LionLike);
     assert_eq!(house.fire_demon_area, AreaMove::LionLike);
     for k in [ViceGeneral, FireDemon] {
-        let lion_like = Rules { vice_general_area: AreaMove::LionLike, fire_demon_area: AreaMove::LionLike, ..Rules::standard() };
+        let lion_like =
+            Rules { vice_general_area: AreaMove::LionLike, fire_demon_area: AreaMove::LionLike, ..Rules::standard() };
         // Two enemies side by side in front.
         let pos = setup(&[("h8", b(k)), ("g9", w(Pawn)), ("h9", w(Pawn))], Black);
         let got = moves_from(&pos, &lion_like, "h8");
@@ -321,16 +322,27 @@ fn rules_12_5_free_eagle_every_option() {
     // (b) an enemy on g9: capture, then a second step.
     let pos_b = setup(&[("h8", b(engine::Kind::FreeEagle)), ("g9", w(Pawn))], Black);
     // (c) an enemy far behind a friend on the file, and on a diagonal.
-    let pos_c = setup(&[("h8", b(engine::Kind::FreeEagle)), ("h9", b(Gold)), ("h12", w(Pawn)), ("g9", b(Gold)), ("e11", w(Pawn))], Black);
-    let two_leg = |s: &BTreeSet<String>| -> BTreeSet<String> { s.iter().filter(|m| m.contains(',')).cloned().collect() };
+    let pos_c = setup(
+        &[("h8", b(engine::Kind::FreeEagle)), ("h9", b(Gold)), ("h12", w(Pawn)), ("g9", b(Gold)), ("e11", w(Pawn))],
+        Black,
+    );
+    let two_leg =
+        |s: &BTreeSet<String>| -> BTreeSet<String> { s.iter().filter(|m| m.contains(',')).cloned().collect() };
     let diag4 = set(&["h8g9,g9h8", "h8g9,g9f10", "h8g9,g9h10", "h8g9,g9f8"]);
     let all8 = set(&[
-        "h8g9,g9h8", "h8g9,g9f10", "h8g9,g9h10", "h8g9,g9f8", "h8g9,g9g10", "h8g9,g9f9", "h8g9,g9g8", "h8g9,g9h9",
+        "h8g9,g9h8",
+        "h8g9,g9f10",
+        "h8g9,g9h10",
+        "h8g9,g9f8",
+        "h8g9,g9g10",
+        "h8g9,g9f9",
+        "h8g9,g9g8",
+        "h8g9,g9h9",
     ]);
     // option, h10 in (a), f10 in (a), two-leg set in (b), h12 in (c), e11 in (c), can pass
     type Case = (FreeEagle, bool, bool, BTreeSet<String>, bool, bool);
     let cases: &[Case] = &[
-        (Standard, true, true, diag4.clone(), false, false, ),
+        (Standard, true, true, diag4.clone(), false, false),
         (AnySecondStep, true, true, all8, false, false),
         (QueenDabbaba, true, false, set(&[]), false, false),
         (QueenRangeJump, false, false, set(&[]), true, false),
@@ -353,10 +365,12 @@ fn rules_12_5_free_eagle_every_option() {
         let passes = matches!(v, Standard | AnySecondStep | DiagonalLion);
         assert_eq!(has_null_pass(&alone, &r), passes, "{v:?} pass");
         // Every reading keeps the Queen slides.
-        assert!(moves_from(&alone, &r, "h8").is_superset(&moves_from(&setup(&[("h8", b(engine::Kind::Queen))], Black), &r, "h8")
-            .into_iter()
-            .filter(|m| !m.ends_with('+'))
-            .collect()));
+        assert!(moves_from(&alone, &r, "h8").is_superset(
+            &moves_from(&setup(&[("h8", b(engine::Kind::Queen))], Black), &r, "h8")
+                .into_iter()
+                .filter(|m| !m.ends_with('+'))
+                .collect()
+        ));
     }
     // FerzTwice reaches the orthogonal distance-2 squares only through an empty diagonal square.
     let mut pieces = vec![("h8", b(engine::Kind::FreeEagle)), ("h9", b(Gold))];
@@ -378,7 +392,13 @@ fn rules_12_10_heavenly_tetrarch_every_option() {
     let cs_moves: BTreeSet<String> = std_from(&cs_pos, "h8").into_iter().filter(|m| !m.ends_with('+')).collect();
     let ht = |v: HeavenlyTetrarch| moves_from(&pos, &Rules { heavenly_tetrarch: v, ..Rules::standard() }, "h8");
     let std = ht(Standard);
-    assert!(std.contains("h8h9,h9h8") && std.contains("h8h10") && std.contains("h8f8") && std.contains("h8e8") && std.contains("h8f10"));
+    assert!(
+        std.contains("h8h9,h9h8")
+            && std.contains("h8h10")
+            && std.contains("h8f8")
+            && std.contains("h8e8")
+            && std.contains("h8f10")
+    );
     assert!(!std.contains("h8h9") && !std.contains("h8g9") && !std.contains("h8d8"));
     let no_side = ht(NoSideways);
     assert_eq!(diff(&std, &no_side), texts_to("h8", &["f8", "e8", "j8", "k8"]));
@@ -398,7 +418,8 @@ fn rules_13_heavenly_tetrarch_freezes_adjacent_enemies() {
     let house = Rules::house();
     assert_eq!(house.heavenly_tetrarch, HeavenlyTetrarch::ChariotSoldierFreezing);
     // A White Lion next to the Black Tetrarch makes no move at all (no igui, no pass).
-    let pos = setup(&[("h8", b(engine::Kind::HeavenlyTetrarch)), ("h9", w(Lion)), ("g8", b(Gold)), ("c12", w(Gold))], White);
+    let pos =
+        setup(&[("h8", b(engine::Kind::HeavenlyTetrarch)), ("h9", w(Lion)), ("g8", b(Gold)), ("c12", w(Gold))], White);
     let all = all_moves(&pos, &house);
     assert!(all.iter().all(|m| !m.starts_with("h9")), "{all:?}");
     assert!(!all.contains("@@@@"));
@@ -553,17 +574,35 @@ fn rules_15_presets_match_the_flag_table() {
         (s.fire_demon_orthogonal, s.fire_demon_area, s.vice_general_area, s.fd_vs_fd, s.wb_promotion_burns),
         (FireDemonOrthogonal::Sideways, AreaMove::StopOnCapture, AreaMove::StopOnCapture, FdVsFd::MoverBurned, true)
     );
-    assert_eq!((s.jump_capture_targets, s.jump_over, s.jump_on_noncapture), (JumpCapture::Any, JumpOver::LowerRank, false));
-    assert_eq!((s.free_eagle, s.heavenly_tetrarch, s.ht_can_pass, s.lion_hawk), (FreeEagle::Standard, HeavenlyTetrarch::Standard, false, LionHawk::LionBishop));
-    assert_eq!((s.last_rank_rule, s.offer_useless_deferral, s.repetition), (LastRankRule::ForcedWhenEligible, true, Repetition::Jcsa));
+    assert_eq!(
+        (s.jump_capture_targets, s.jump_over, s.jump_on_noncapture),
+        (JumpCapture::Any, JumpOver::LowerRank, false)
+    );
+    assert_eq!(
+        (s.free_eagle, s.heavenly_tetrarch, s.ht_can_pass, s.lion_hawk),
+        (FreeEagle::Standard, HeavenlyTetrarch::Standard, false, LionHawk::LionBishop)
+    );
+    assert_eq!(
+        (s.last_rank_rule, s.offer_useless_deferral, s.repetition),
+        (LastRankRule::ForcedWhenEligible, true, Repetition::Jcsa)
+    );
     let h = Rules::hachu();
     assert_eq!(
         (h.fire_demon_orthogonal, h.fire_demon_area, h.vice_general_area, h.fd_vs_fd, h.wb_promotion_burns),
         (FireDemonOrthogonal::Vertical, AreaMove::None, AreaMove::None, FdVsFd::MoverBurned, false)
     );
-    assert_eq!((h.jump_capture_targets, h.jump_over, h.jump_on_noncapture), (JumpCapture::LowerOnly, JumpOver::LowerRank, false));
-    assert_eq!((h.free_eagle, h.heavenly_tetrarch, h.lion_hawk), (FreeEagle::Queen, HeavenlyTetrarch::ChariotSoldier, LionHawk::LionBishop));
-    assert_eq!((h.last_rank_rule, h.offer_useless_deferral, h.repetition), (LastRankRule::ForcedWhenEligible, false, Repetition::Forbidden));
+    assert_eq!(
+        (h.jump_capture_targets, h.jump_over, h.jump_on_noncapture),
+        (JumpCapture::LowerOnly, JumpOver::LowerRank, false)
+    );
+    assert_eq!(
+        (h.free_eagle, h.heavenly_tetrarch, h.lion_hawk),
+        (FreeEagle::Queen, HeavenlyTetrarch::ChariotSoldier, LionHawk::LionBishop)
+    );
+    assert_eq!(
+        (h.last_rank_rule, h.offer_useless_deferral, h.repetition),
+        (LastRankRule::ForcedWhenEligible, false, Repetition::Forbidden)
+    );
     let u = Rules::house();
     assert_eq!(
         (u.fire_demon_orthogonal, u.fire_demon_area, u.vice_general_area, u.fd_vs_fd, u.wb_promotion_burns),
@@ -573,7 +612,10 @@ fn rules_15_presets_match_the_flag_table() {
         (u.jump_capture_targets, u.jump_over, u.jump_on_noncapture, u.rook_general_outranks_bishop_general),
         (JumpCapture::NotHigherNoRoyals, JumpOver::EnemyLowerFriendAny, true, true)
     );
-    assert_eq!((u.free_eagle, u.heavenly_tetrarch, u.lion_hawk), (FreeEagle::DiagonalLion, HeavenlyTetrarch::ChariotSoldierFreezing, LionHawk::LionBishop));
+    assert_eq!(
+        (u.free_eagle, u.heavenly_tetrarch, u.lion_hawk),
+        (FreeEagle::DiagonalLion, HeavenlyTetrarch::ChariotSoldierFreezing, LionHawk::LionBishop)
+    );
 }
 
 #[test]
@@ -622,7 +664,10 @@ fn rules_12_1_option_d_forbids_every_capture_of_equal_or_higher_rank() {
     let d = Rules { jump_capture_targets: JumpCapture::LowerOnlyEvenDirect, ..Rules::standard() };
     // Vice General (rank 2) next to an enemy GG on its diagonal and on its file, an enemy RG
     // on a diagonal: neither the slide nor the area move may take the GG; the RG (lower) is fine.
-    let pos = setup(&[("h8", b(ViceGeneral)), ("i9", w(GreatGeneral)), ("h9", w(GreatGeneral)), ("g7", w(RookGeneral))], Black);
+    let pos = setup(
+        &[("h8", b(ViceGeneral)), ("i9", w(GreatGeneral)), ("h9", w(GreatGeneral)), ("g7", w(RookGeneral))],
+        Black,
+    );
     let got = moves_from(&pos, &d, "h8");
     assert!(!got.contains("h8i9") && !got.contains("h8h9"), "{got:?}");
     assert!(got.contains("h8g7"));
@@ -642,7 +687,11 @@ fn rules_12_1_option_d_forbids_every_capture_of_equal_or_higher_rank() {
 #[test]
 fn rules_12_1_option_d_concerns_the_ranked_generals_only() {
     // A Free Eagle (rank 0) under the JW range-jump reading keeps its Queen captures under D.
-    let d = Rules { jump_capture_targets: JumpCapture::LowerOnlyEvenDirect, free_eagle: FreeEagle::QueenRangeJump, ..Rules::standard() };
+    let d = Rules {
+        jump_capture_targets: JumpCapture::LowerOnlyEvenDirect,
+        free_eagle: FreeEagle::QueenRangeJump,
+        ..Rules::standard()
+    };
     let pos = setup(&[("h8", b(engine::Kind::FreeEagle)), ("i9", w(RookGeneral)), ("h9", w(GreatGeneral))], Black);
     let got = moves_from(&pos, &d, "h8");
     assert!(got.contains("h8i9") && got.contains("h8h9"), "{got:?}");
@@ -661,8 +710,16 @@ fn rules_15_presets_match_the_rule_text_on_crowded_boards() {
     variants.push(Rules { jump_over: JumpOver::EnemyLowerFriendAny, ..Rules::standard() });
     variants.push(Rules { jump_on_noncapture: true, ..Rules::standard() });
     variants.push(Rules { rook_general_outranks_bishop_general: true, ..Rules::standard() });
-    variants.push(Rules { fire_demon_area: AreaMove::LionLike, vice_general_area: AreaMove::None, ..Rules::standard() });
-    variants.push(Rules { free_eagle: FreeEagle::DiagonalLion, heavenly_tetrarch: HeavenlyTetrarch::ChariotSoldierFreezing, ..Rules::standard() });
+    variants.push(Rules {
+        fire_demon_area: AreaMove::LionLike,
+        vice_general_area: AreaMove::None,
+        ..Rules::standard()
+    });
+    variants.push(Rules {
+        free_eagle: FreeEagle::DiagonalLion,
+        heavenly_tetrarch: HeavenlyTetrarch::ChariotSoldierFreezing,
+        ..Rules::standard()
+    });
     for r in &variants {
         let t = table(r);
         for seed in 300..330 {

@@ -166,7 +166,13 @@ fn rules_5_0_step_pieces_exact_sets() {
         (Knight, &["g10", "i10"]),
         (Kirin, &["g9", "i9", "g7", "i7", "h10", "h6", "f8", "j8"]),
         (Phoenix, &["h9", "h7", "g8", "i8", "f10", "j10", "f6", "j6"]),
-        (SideSoldier, &["h9", "h10", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "i8", "j8", "k8", "l8", "m8", "n8", "o8", "p8"]),
+        (
+            SideSoldier,
+            &[
+                "h9", "h10", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "i8", "j8", "k8", "l8", "m8", "n8", "o8",
+                "p8",
+            ],
+        ),
         (VerticalSoldier, &["h9", "h10", "h11", "h12", "h13", "h14", "h15", "h16", "h7", "f8", "g8", "i8", "j8"]),
     ];
     for &(k, want) in cases {
@@ -217,10 +223,26 @@ fn rules_4_slide_stops_before_friend_and_on_enemy() {
     let got = std_from(&pos, "h8");
     assert_eq!(
         got,
-        set(&["h8h9", "h8h10", "h8i8", "h8j8", "h8k8", "h8h7", "h8h6", "h8h5", "h8h4", "h8h3", "h8g8", "h8f8", "h8e8", "h8d8"])
+        set(&[
+            "h8h9", "h8h10", "h8i8", "h8j8", "h8k8", "h8h7", "h8h6", "h8h5", "h8h4", "h8h3", "h8g8", "h8f8", "h8e8",
+            "h8d8"
+        ])
     );
     // The same for every slider type: nothing beyond the first piece on a line.
-    for k in [Lance, ReverseChariot, Rook, Bishop, Queen, DragonKing, DragonHorse, WhiteHorse, Whale, MultiGeneral, FreeBoar, FlyingOx] {
+    for k in [
+        Lance,
+        ReverseChariot,
+        Rook,
+        Bishop,
+        Queen,
+        DragonKing,
+        DragonHorse,
+        WhiteHorse,
+        Whale,
+        MultiGeneral,
+        FreeBoar,
+        FlyingOx,
+    ] {
         let pos = setup(&[("h8", b(k)), ("h10", w(Pawn)), ("j10", b(Pawn)), ("f6", w(Pawn)), ("e8", b(Pawn))], Black);
         let got = dests(&std_from(&pos, "h8"));
         for beyond in ["h11", "h12", "k11", "e5", "d8"] {
@@ -242,9 +264,12 @@ fn rules_4_limited_range_needs_first_square_empty() {
     let p = setup(&[("h8", b(SideSoldier)), ("h10", w(Pawn))], Black);
     assert!(dests(&std_from(&p, "h8")).contains("h10"), "captures on the 2nd square");
     // Vertical Soldier / Chariot Soldier: up to 2 sideways; Water Buffalo up to 2 vertically.
-    for (k, first, second) in
-        [(VerticalSoldier, "i8", "j8"), (ChariotSoldier, "g8", "f8"), (WaterBuffalo, "h7", "h6"), (WaterBuffalo, "h9", "h10")]
-    {
+    for (k, first, second) in [
+        (VerticalSoldier, "i8", "j8"),
+        (ChariotSoldier, "g8", "f8"),
+        (WaterBuffalo, "h7", "h6"),
+        (WaterBuffalo, "h9", "h10"),
+    ] {
         let p = setup(&[("h8", b(k)), (first, b(Pawn))], Black);
         let d = dests(&std_from(&p, "h8"));
         assert!(!d.contains(first) && !d.contains(second), "{k:?}: {second} behind a friend on {first}");
@@ -264,7 +289,15 @@ fn rules_4_limited_range_needs_first_square_empty() {
 fn rules_4_jump_to_second_square_ignores_the_first() {
     // Kirin: orthogonal jump over friend and foe alike; diagonal steps only.
     let p = setup(
-        &[("h8", b(Kirin)), ("h9", b(Pawn)), ("h10", w(Pawn)), ("g8", w(Pawn)), ("f8", b(Gold)), ("i9", w(Pawn)), ("j10", w(Pawn))],
+        &[
+            ("h8", b(Kirin)),
+            ("h9", b(Pawn)),
+            ("h10", w(Pawn)),
+            ("g8", w(Pawn)),
+            ("f8", b(Gold)),
+            ("i9", w(Pawn)),
+            ("j10", w(Pawn)),
+        ],
         Black,
     );
     assert_eq!(std_from(&p, "h8"), set(&["h8h10", "h8h6", "h8j8", "h8i9", "h8g9", "h8g7", "h8i7"]));
@@ -275,7 +308,10 @@ fn rules_4_jump_to_second_square_ignores_the_first() {
     assert_eq!(captured(&eff), set(&["h10"]));
     assert_eq!(q.piece_at(sq("h9")), Some(b(Pawn)));
     // Phoenix: diagonal jump, orthogonal steps.
-    let p = setup(&[("h8", b(Phoenix)), ("g9", b(Pawn)), ("f10", w(Pawn)), ("i9", w(Pawn)), ("j10", b(Pawn)), ("h9", w(Pawn))], Black);
+    let p = setup(
+        &[("h8", b(Phoenix)), ("g9", b(Pawn)), ("f10", w(Pawn)), ("i9", w(Pawn)), ("j10", b(Pawn)), ("h9", w(Pawn))],
+        Black,
+    );
     assert_eq!(std_from(&p, "h8"), set(&["h8f10", "h8f6", "h8j6", "h8h9", "h8h7", "h8g8", "h8i8"]));
 }
 
@@ -298,7 +334,9 @@ fn rules_5_0_knight_jumps_two_forward_one_sideways_only() {
 #[test]
 fn rules_2_promoted_piece_moves_as_its_promoted_type() {
     // +R moves as a Dragon King, +P as a Gold, +O (Kirin) as a Lion; none can promote again.
-    for (start, as_kind) in [(Rook, DragonKing), (Pawn, Gold), (Kirin, Lion), (Lance, WhiteHorse), (DrunkElephant, Prince)] {
+    for (start, as_kind) in
+        [(Rook, DragonKing), (Pawn, Gold), (Kirin, Lion), (Lance, WhiteHorse), (DrunkElephant, Prince)]
+    {
         let pp = setup(&[("h10", promoted(start, Black))], Black);
         let pk = setup(&[("h10", b(as_kind))], Black);
         let got = std_from(&pp, "h10");
@@ -310,15 +348,19 @@ fn rules_2_promoted_piece_moves_as_its_promoted_type() {
 #[test]
 fn rules_4_board_edges_and_corners() {
     // A Queen in the corner, a Lion and a Fire Demon on the edge: nothing off the board.
-    for (k, s) in [(Queen, "a16"), (Lion, "a16"), (FireDemon, "p8"), (HeavenlyTetrarch, "a9"), (FreeEagle, "p1"), (ViceGeneral, "h16")] {
+    for (k, s) in [
+        (Queen, "a16"),
+        (Lion, "a16"),
+        (FireDemon, "p8"),
+        (HeavenlyTetrarch, "a9"),
+        (FreeEagle, "p1"),
+        (ViceGeneral, "h16"),
+    ] {
         let pos = setup(&[(s, b(k))], Black);
         assert_eq!(std_from(&pos, s), reference(&pos, sq(s)).0, "{k:?} on {s}");
     }
     let pos = setup(&[("a16", b(Lion))], Black);
-    assert_eq!(
-        dests(&std_from(&pos, "a16")),
-        set(&["a15", "a14", "b16", "b15", "b14", "c16", "c15", "c14"])
-    );
+    assert_eq!(dests(&std_from(&pos, "a16")), set(&["a15", "a14", "b16", "b15", "b14", "c16", "c15", "c14"]));
 }
 
 // ---- crowded boards: every piece, both colours, against the reference model ------------------

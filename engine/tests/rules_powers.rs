@@ -40,7 +40,12 @@ fn rules_5_1_lion_hit_and_run_double_capture_and_igui() {
     assert_eq!(
         two_leg,
         set(&[
-            "h8h9,h9g8", "h8h9,h9i8", "h8h9,h9g9", "h8h9,h9i9", "h8h9,h9g10", "h8h9,h9h10",
+            "h8h9,h9g8",
+            "h8h9,h9i8",
+            "h8h9,h9g9",
+            "h8h9,h9i9",
+            "h8h9,h9g10",
+            "h8h9,h9h10",
             "h8h9,h9i10", // double capture
             "h8h9,h9h8",  // igui
         ])
@@ -367,11 +372,8 @@ fn rules_5_6_great_general_jumps_lower_ranks_only() {
         Black,
     );
     let got = std_from(&pos, "h8");
-    let caps: BTreeSet<String> = got
-        .iter()
-        .filter(|m| pos.piece_at(sq(&m[2..])).is_some_and(|p| p.color() == White))
-        .cloned()
-        .collect();
+    let caps: BTreeSet<String> =
+        got.iter().filter(|m| pos.piece_at(sq(&m[2..])).is_some_and(|p| p.color() == White)).cloned().collect();
     assert_eq!(caps, set(&["h8h10", "h8h12", "h8j8", "h8j10", "h8l12", "h8h4"]));
     assert_eq!(got, reference(&pos, sq("h8")).0);
     // Only the target is captured; jumped pieces stay.

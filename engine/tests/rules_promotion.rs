@@ -235,7 +235,10 @@ fn rules_8_last_rank_second_chance() {
     assert_eq!(from_with(&[("h13", b(Pawn))], S, "h13"), set(&["h13h14"]));
     assert_eq!(from_with(&[("h12", b(Knight))], S, "h12"), set(&["h12g14", "h12i14"]));
     // Other types are not affected.
-    assert_eq!(from_with(&[("h15", b(Gold))], S, "h15"), moves_from(&setup(&[("h15", b(Gold))], Black), &Rules::standard(), "h15"));
+    assert_eq!(
+        from_with(&[("h15", b(Gold))], S, "h15"),
+        moves_from(&setup(&[("h15", b(Gold))], Black), &Rules::standard(), "h15")
+    );
 }
 
 #[test]
@@ -264,8 +267,24 @@ fn rules_12_8_offer_useless_deferral_both_ways() {
     let no = Rules { offer_useless_deferral: false, ..Rules::standard() };
     // HaChu's list of upward-compatible types (§12.8): only the promoting move is generated.
     let upward = [
-        Pawn, Dog, BlindTiger, DrunkElephant, Kirin, Lance, ReverseChariot, Rook, Bishop, DragonKing, DragonHorse,
-        RookGeneral, BishopGeneral, Lion, Queen, ChariotSoldier, VerticalSoldier, SideSoldier,
+        Pawn,
+        Dog,
+        BlindTiger,
+        DrunkElephant,
+        Kirin,
+        Lance,
+        ReverseChariot,
+        Rook,
+        Bishop,
+        DragonKing,
+        DragonHorse,
+        RookGeneral,
+        BishopGeneral,
+        Lion,
+        Queen,
+        ChariotSoldier,
+        VerticalSoldier,
+        SideSoldier,
     ];
     for k in Kind::ALL.into_iter().filter(|k| k.is_start_kind() && k.info().promotes_to.is_some()) {
         let pos = setup(&[("h11", b(k)), ("h12", w(Pawn)), ("g12", w(Pawn)), ("i12", w(Pawn))], Black);
@@ -299,7 +318,10 @@ fn rules_11_start_position_74_moves_breakdown() {
     let pos = engine::Position::start();
     let all = all_moves(&pos, &Rules::standard());
     assert_eq!(all.len(), 74);
-    let is_capture = |m: &String| pos.piece_at(sq(m.trim_end_matches('+').get(2..).unwrap().trim_start_matches(|c: char| c.is_ascii_digit()))).is_some();
+    let is_capture = |m: &String| {
+        pos.piece_at(sq(m.trim_end_matches('+').get(2..).unwrap().trim_start_matches(|c: char| c.is_ascii_digit())))
+            .is_some()
+    };
     let caps: BTreeSet<String> = all.iter().filter(|m| is_capture(m)).cloned().collect();
     let mut want = set(&["h4h12", "h4h13", "h4h14", "h4h15", "h4h16", "h4p12", "i4a12"]);
     for m in ["g4g12", "g4g13", "j4j12", "j4j13", "f4n12", "f4o13", "f4p14", "k4c12", "k4b13", "k4a14"] {

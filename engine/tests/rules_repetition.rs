@@ -1,8 +1,8 @@
 //! RULES.md §9 repetition (JCSA default) and the §12.9 alternatives, with hand-built games.
 
-use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::notation::{parse_cecp_in, to_cecp};
 use engine::rules::Repetition;
+use engine::{DrawReason, Game, Outcome, WinReason};
 use engine::{MoveTable, Position, Rules};
 use std::sync::Arc;
 

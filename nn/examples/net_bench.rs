@@ -169,7 +169,13 @@ fn main() {
             let idx: Vec<u32> = (0..b).map(|_| rng.gen_range(0..POLICY_SIZE as u32)).collect();
             let probs = vec![1.0f32; b];
             let offsets: Vec<usize> = (0..=b).collect();
-            let wdl: Vec<[f32; 3]> = (0..b).map(|i| { let mut w = [0.0; 3]; w[i % 3] = 1.0; w }).collect();
+            let wdl: Vec<[f32; 3]> = (0..b)
+                .map(|i| {
+                    let mut w = [0.0; 3];
+                    w[i % 3] = 1.0;
+                    w
+                })
+                .collect();
             let ml: Vec<f32> = (0..b).map(|i| (i % 200) as f32).collect();
             let mat: Vec<f32> = (0..b).map(|i| (i % 7) as f32 - 3.0).collect();
             let batch = TrainBatch {

@@ -34,10 +34,10 @@ use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
 use serde::{Deserialize, Serialize};
 
-use xxhash_rust::xxh64::Xxh64;
 use crate::encoding::{ENCODING_VERSION, NUM_PLANES, V1_PLANES};
 use crate::network::{NetConfig, Network};
 use crate::policy::POLICY_SIZE;
+use xxhash_rust::xxh64::Xxh64;
 
 /// Version of the file layout above.
 pub const FORMAT_VERSION: u32 = 1;
@@ -123,7 +123,11 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// A freshly initialised network from `seed` (reproducible on one backend), at step 0.
     pub fn random(config: &NetConfig, rules: &str, seed: u64, device: &Device) -> Self {
-        Self { header: Header::new(config.clone(), rules), network: Network::seeded(config, seed, device), optimizer: None }
+        Self {
+            header: Header::new(config.clone(), rules),
+            network: Network::seeded(config, seed, device),
+            optimizer: None,
+        }
     }
 }
 
@@ -160,11 +164,9 @@ impl fmt::Display for CheckpointError {
             NotACheckpoint { path } => {
                 write!(f, "{} is not a network checkpoint (bad magic bytes)", path.display())
             }
-            Truncated { path, expected, found } => write!(
-                f,
-                "checkpoint {} is truncated: {found} bytes, expected at least {expected}",
-                path.display()
-            ),
+            Truncated { path, expected, found } => {
+                write!(f, "checkpoint {} is truncated: {found} bytes, expected at least {expected}", path.display())
+            }
             TrailingBytes { path, extra } => {
                 write!(f, "checkpoint {} is corrupt: {extra} unexpected bytes at the end", path.display())
             }
@@ -184,11 +186,9 @@ impl fmt::Display for CheckpointError {
                 "checkpoint {} has encoding version {found}, this build encodes version {ENCODING_VERSION}",
                 path.display()
             ),
-            Shape { path, what, found, expected } => write!(
-                f,
-                "checkpoint {} has {what} {found}, this build has {expected}",
-                path.display()
-            ),
+            Shape { path, what, found, expected } => {
+                write!(f, "checkpoint {} has {what} {found}, this build has {expected}", path.display())
+            }
             Record { path, msg } => write!(f, "checkpoint {} weights do not match its config: {msg}", path.display()),
         }
     }
@@ -305,16 +305,13 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Parts<'a>, CheckpointError>
 
     let text = std::str::from_utf8(&bytes[PREFIX..PREFIX + header_len as usize])
         .map_err(|_| CheckpointError::BadHeader { path: p(), msg: "not UTF-8".into() })?;
-    let mut header: Header = toml::from_str(text)
-        .map_err(|e| CheckpointError::BadHeader { path: p(), msg: one_line(e.message()) })?;
+    let mut header: Header =
+        toml::from_str(text).map_err(|e| CheckpointError::BadHeader { path: p(), msg: one_line(e.message()) })?;
     header.checksum = stored;
     if header.format_version != FORMAT_VERSION {
         return Err(CheckpointError::FormatVersion { path: p(), found: header.format_version });
     }
-    header
-        .network
-        .validate()
-        .map_err(|e| CheckpointError::BadHeader { path: p(), msg: e.0 })?;
+    header.network.validate().map_err(|e| CheckpointError::BadHeader { path: p(), msg: e.0 })?;
 
     Ok(Parts {
         header,
@@ -336,10 +333,20 @@ fn check_compatible(path: &Path, header: &Header) -> Result<(), CheckpointError>
     }
     let planes = if is_v1(header) { V1_PLANES } else { NUM_PLANES };
     if header.num_planes != planes {
-        return Err(CheckpointError::Shape { path: p(), what: "input planes", found: header.num_planes, expected: planes });
+        return Err(CheckpointError::Shape {
+            path: p(),
+            what: "input planes",
+            found: header.num_planes,
+            expected: planes,
+        });
     }
     if header.policy_size != POLICY_SIZE {
-        return Err(CheckpointError::Shape { path: p(), what: "policy size", found: header.policy_size, expected: POLICY_SIZE });
+        return Err(CheckpointError::Shape {
+            path: p(),
+            what: "policy size",
+            found: header.policy_size,
+            expected: POLICY_SIZE,
+        });
     }
     Ok(())
 }
@@ -364,8 +371,8 @@ pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<Checkpoint, Check
     let parts = parse(path, &bytes)?;
     check_compatible(path, &parts.header)?;
     let rec_err = |msg: String| CheckpointError::Record { path: path.to_path_buf(), msg: one_line(&msg) };
-    let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(parts.model.to_vec()))
-        .map_err(|e| rec_err(e.to_string()))?;
+    let record =
+        ModuleRecord::from_bytes(Bytes::from_bytes_vec(parts.model.to_vec())).map_err(|e| rec_err(e.to_string()))?;
     let mut header = parts.header;
     if is_v1(&header) {
         // An encoding-1 network: load it as it was, then give it zero weights on the attack

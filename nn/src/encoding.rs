@@ -61,15 +61,15 @@
 //! (≤ 156 piece squares twice, burn zones, constant planes), plus move generation for both
 //! sides into a stack [`MoveList`] for the attack planes.
 
+use engine::generate_for;
+use engine::rules::{
+    AreaMove, FdVsFd, FireDemonOrthogonal, FreeEagle, HeavenlyTetrarch, JumpCapture, JumpOver, LastRankRule, LionHawk,
+    Repetition,
+};
 use engine::Game;
 use engine::NUM_KINDS;
-use engine::rules::{
-    AreaMove, FdVsFd, FireDemonOrthogonal, FreeEagle, HeavenlyTetrarch, JumpCapture, JumpOver, LastRankRule,
-    LionHawk, Repetition,
-};
-use search::values::{search_value as piece_value, ROYAL_ORDER_VALUE};
-use engine::generate_for;
 use engine::{Color, Kind, MoveList, MoveTable, Piece, Position, Rules};
+use search::values::{search_value as piece_value, ROYAL_ORDER_VALUE};
 
 /// Number of 16×16 input planes.
 pub const NUM_PLANES: usize = 121;

@@ -112,12 +112,7 @@ impl Inference {
     /// If `inputs.len()` is not `batch × NUM_PLANES × 256`.
     pub fn evaluate(&mut self, inputs: &[f32], batch: usize) -> Outputs<'_> {
         self.run(inputs, batch);
-        Outputs {
-            policy_logits: &self.policy,
-            wdl: &self.wdl,
-            moves_left: &self.moves_left,
-            material: &self.material,
-        }
+        Outputs { policy_logits: &self.policy, wdl: &self.wdl, moves_left: &self.moves_left, material: &self.material }
     }
 
     /// Evaluate `batch` positions and turn the policy into priors over the legal moves.
@@ -196,11 +191,7 @@ impl Inference {
     }
 
     fn check_inputs(&self, inputs: &[f32], batch: usize) {
-        assert_eq!(
-            inputs.len(),
-            batch * NUM_PLANES * SQUARES,
-            "inputs must hold batch × NUM_PLANES × 256 values"
-        );
+        assert_eq!(inputs.len(), batch * NUM_PLANES * SQUARES, "inputs must hold batch × NUM_PLANES × 256 values");
     }
 
     fn clear(&mut self) {

@@ -440,11 +440,7 @@ impl Network {
     pub fn with_input_planes(cfg: &NetConfig, planes: usize, device: &Device) -> Self {
         let c = cfg.channels;
         Self {
-            input_conv: if cfg.input_kernel == 1 {
-                conv1(planes, c, device)
-            } else {
-                conv3(planes, c, device)
-            },
+            input_conv: if cfg.input_kernel == 1 { conv1(planes, c, device) } else { conv3(planes, c, device) },
             input_bn: bn(c, device),
             blocks: (0..cfg.blocks).map(|_| ResidualBlock::new(cfg, device)).collect(),
             policy: PolicyHead::new(cfg, device),
@@ -545,11 +541,7 @@ impl Network {
 
     /// Input tensor from a flat slice of `batch · NUM_PLANES · 256` values.
     pub fn input_tensor(inputs: &[f32], batch: usize, device: &Device) -> Tensor<4> {
-        assert_eq!(
-            inputs.len(),
-            batch * NUM_PLANES * SQUARES,
-            "input length must be batch × NUM_PLANES × 256"
-        );
+        assert_eq!(inputs.len(), batch * NUM_PLANES * SQUARES, "input length must be batch × NUM_PLANES × 256");
         let data = burn::tensor::TensorData::new(inputs.to_vec(), [batch, NUM_PLANES, BOARD, BOARD]);
         Tensor::from_data(data, device)
     }

@@ -343,7 +343,13 @@ pub fn mask_and_softmax(logits: &[f32], legal: &[usize], out: &mut [f32]) {
         // No usable logit: uniform over the indexed moves, or over all moves.
         let n = legal.iter().filter(|&&i| i != NO_INDEX).count();
         for (o, &i) in out.iter_mut().zip(legal) {
-            *o = if n == 0 { 1.0 / legal.len() as f32 } else if i != NO_INDEX { 1.0 / n as f32 } else { 0.0 };
+            *o = if n == 0 {
+                1.0 / legal.len() as f32
+            } else if i != NO_INDEX {
+                1.0 / n as f32
+            } else {
+                0.0
+            };
         }
         return;
     }

@@ -3,8 +3,8 @@
 //! bijection on the legal moves of a large random-position corpus (standard, HaChu and house
 //! rules, both colours).
 
-use engine::Game;
 use engine::generate;
+use engine::Game;
 use engine::{Color, Kind, Move, MoveList, MoveTable, Piece, Position, Rules, Square};
 use nn::encoding::*;
 use nn::policy::*;
@@ -146,10 +146,7 @@ fn black_lion_is_on_the_own_lion_plane() {
 #[test]
 fn white_to_move_sees_the_board_turned_and_colours_swapped() {
     let t = std_table();
-    let pos = setup(
-        &[("c3", Piece::of_kind(Kind::Lion, White)), ("d4", Piece::of_kind(Kind::Pawn, Black))],
-        White,
-    );
+    let pos = setup(&[("c3", Piece::of_kind(Kind::Lion, White)), ("d4", Piece::of_kind(Kind::Pawn, Black))], White);
     let v = enc(&pos, &t, HistoryFeatures::default());
     // White's Lion is "own", on the rotated square n14 (index 255 - c3).
     assert_eq!(set_squares(&v, PLANE_OWN_PIECES + Kind::Lion as usize), vec![sq("n14").index()]);
@@ -164,7 +161,7 @@ fn promoted_pieces_have_their_movement_type_and_the_promoted_plane() {
     let t = std_table();
     let pos = setup(
         &[
-            ("e5", Piece::new(Kind::Pawn, true, Black)),  // +P: moves as Gold, cannot promote
+            ("e5", Piece::new(Kind::Pawn, true, Black)), // +P: moves as Gold, cannot promote
             ("f5", Piece::new(Kind::Gold, false, Black)), // original Gold: may promote
             ("g5", Piece::new(Kind::ChariotSoldier, true, Black)), // Heavenly Tetrarch
             ("h12", Piece::new(Kind::Rook, true, White)), // +R: Dragon King
@@ -186,10 +183,8 @@ fn promoted_pieces_have_their_movement_type_and_the_promoted_plane() {
 #[test]
 fn fire_demon_burn_zones_mark_the_eight_neighbours() {
     let t = std_table();
-    let pos = setup(
-        &[("h8", Piece::of_kind(Kind::FireDemon, White)), ("a1", Piece::of_kind(Kind::FireDemon, Black))],
-        Black,
-    );
+    let pos =
+        setup(&[("h8", Piece::of_kind(Kind::FireDemon, White)), ("a1", Piece::of_kind(Kind::FireDemon, Black))], Black);
     let v = enc(&pos, &t, HistoryFeatures::default());
     // Enemy Fire Demon on h8: the 8 squares where a Black piece would burn.
     let mut expected: Vec<usize> =
@@ -212,10 +207,8 @@ fn fire_demon_burn_zones_mark_the_eight_neighbours() {
     assert_eq!(set_squares(&v, PLANE_OWN_BURN_ZONE), rot(&expected));
     assert_eq!(set_squares(&v, PLANE_OPP_BURN_ZONE), rot(&corner));
     // Two adjacent enemy Fire Demons: the union of their zones (12 squares).
-    let pos = setup(
-        &[("h8", Piece::of_kind(Kind::FireDemon, White)), ("i8", Piece::of_kind(Kind::FireDemon, White))],
-        Black,
-    );
+    let pos =
+        setup(&[("h8", Piece::of_kind(Kind::FireDemon, White)), ("i8", Piece::of_kind(Kind::FireDemon, White))], Black);
     let v = enc(&pos, &t, HistoryFeatures::default());
     assert_eq!(set_squares(&v, PLANE_OPP_BURN_ZONE).len(), 12);
     assert!(plane(&v, PLANE_OPP_BURN_ZONE).iter().all(|&x| x == 0.0 || x == 1.0));

@@ -69,7 +69,8 @@ fn main() {
                 continue;
             }
             let winner = if t.starts_with("Black") { Color::Black } else { Color::White };
-            let positions: Vec<Position> = game.plies().iter().skip(1).map(|p| p.before).chain([*game.position()]).collect();
+            let positions: Vec<Position> =
+                game.plies().iter().skip(1).map(|p| p.before).chain([*game.position()]).collect();
             let b = [0, 1].map(|i| positions.iter().map(|p| balance(p, tables[i].1)).collect::<Vec<i32>>());
             games.push((winner, b));
         }
@@ -77,11 +78,18 @@ fn main() {
     for a in all.iter_mut() {
         a.sort_unstable();
     }
-    println!("Positions of all games: {}; the search_value margin as often exceeded as each material_value margin:", all[0].len());
+    println!(
+        "Positions of all games: {}; the search_value margin as often exceeded as each material_value margin:",
+        all[0].len()
+    );
     for m in [1000, 1500, 2000, 2500, 3500] {
         let share = all[0].iter().filter(|&&b| b >= m).count() as f64 / all[0].len() as f64;
         let k = ((1.0 - share) * all[1].len() as f64) as usize;
-        println!("  material_value {m} cp ({:.2}% of positions) ~ search_value {} cp", 100.0 * share, all[1][k.min(all[1].len() - 1)]);
+        println!(
+            "  material_value {m} cp ({:.2}% of positions) ~ search_value {} cp",
+            100.0 * share,
+            all[1][k.min(all[1].len() - 1)]
+        );
     }
     println!("{} games that ended by the rules; adjudication after {PLIES} plies at the margin", games.len());
     println!("| table | margin (cp) | games decided | share | decided for the loser | wrong % |");

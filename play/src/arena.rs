@@ -29,21 +29,21 @@
 //!   appended in one write ([`append_record`]), so a killed arena leaves a
 //!   readable file of whole games.
 
-use search::mix_seed;
-use search::values::ValueTable;
 use crate::stats::{fmt_elo, Sprt, SprtDecision, Wdl};
-use engine::{DrawReason, Game, Outcome, WinReason};
-use search::{EngineSpec, Player, SpecError};
 use engine::record::GameRecord;
-use std::io::Write;
-use std::path::Path;
 use engine::{notation, Color, MoveTable, Position, Rules};
+use engine::{DrawReason, Game, Outcome, WinReason};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use search::mix_seed;
+use search::values::ValueTable;
+use search::{EngineSpec, Player, SpecError};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{mpsc, Arc};
@@ -158,7 +158,6 @@ pub struct ArenaReport {
     pub sprt_stop: Option<(SprtDecision, u64, f64)>,
     pub sprt: Option<Sprt>,
 }
-
 
 fn with_seed(spec: &EngineSpec, seed: u64) -> EngineSpec {
     let mut s = spec.clone();
@@ -725,7 +724,10 @@ mod tests {
         assert!(run(&cfg, Arc::new(crate::registry::build)).unwrap_err().to_string().contains("--games"));
         cfg.games = 2;
         cfg.a = EngineSpec::parse("nosuch").unwrap();
-        assert!(run(&cfg, Arc::new(crate::registry::build)).unwrap_err().to_string().contains("unknown engine 'nosuch'"));
+        assert!(run(&cfg, Arc::new(crate::registry::build))
+            .unwrap_err()
+            .to_string()
+            .contains("unknown engine 'nosuch'"));
         assert_eq!(
             termination_kind("White wins: Black's engine played the illegal move 'a5a9'", 0.0),
             "B wins: A played the illegal move"

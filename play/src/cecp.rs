@@ -21,16 +21,16 @@
 //! (our Black, Sente) `w`: the side letter is swapped on `setboard` and in `setup`.
 //! Results are `1-0` when the first player (Black) wins, as in the game records.
 
-use engine::{parse_fen, FenError};
+use engine::notation::{self, parse_cecp_syntax, MoveError};
+use engine::rules::Rules;
 use engine::Game;
 use engine::Move;
-use engine::notation::{self, parse_cecp_syntax, MoveError};
+use engine::MoveTable;
+use engine::Position;
+use engine::{parse_fen, FenError};
+use engine::{Color, Square};
 use engine::{Kind, NUM_START_KINDS};
 use search::{Clock, EngineSpec, Limits, Player, SpecError, Thinking};
-use engine::Position;
-use engine::MoveTable;
-use engine::rules::Rules;
-use engine::{Color, Square};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,10 +44,10 @@ pub const VARIANT: &str = "tenjiku";
 /// (`+R!`, `+B!`, the rarest promotions) have no slot, so a GUI cannot show them (the engine
 /// still plays them correctly). The slots' order picks images that resemble the pieces.
 const XBOARD_SLOTS: [&str; 64] = [
-    "P", "N", "B", "R", "Q", "S", "E", "Q!", "^P", "G", "C", "V!", "^N", "H", "D", "^X", "^L", "Q'",
-    "L", "A", "O", "L!", "^G", "^V'", "^V", "C!", "D'", "D!", "^A", "^L!", "^S'", "W!", "H!", "^T",
-    "^D'", "^C!", "V", "I", "M", "^M", "^S", "^C", "F", "^I", "^W!", "^F!", "^B", "^R", "V'", "S'",
-    "^Q", "^D", "^H", "^F", "^E!", "T", "E!", "F!", "R!", "B!", "X", "^E", "^O", "K",
+    "P", "N", "B", "R", "Q", "S", "E", "Q!", "^P", "G", "C", "V!", "^N", "H", "D", "^X", "^L", "Q'", "L", "A", "O",
+    "L!", "^G", "^V'", "^V", "C!", "D'", "D!", "^A", "^L!", "^S'", "W!", "H!", "^T", "^D'", "^C!", "V", "I", "M", "^M",
+    "^S", "^C", "F", "^I", "^W!", "^F!", "^B", "^R", "V'", "S'", "^Q", "^D", "^H", "^F", "^E!", "T", "E!", "F!", "R!",
+    "B!", "X", "^E", "^O", "K",
 ];
 
 /// Betza notation (XBetza, from the first player's side) of the types whose moves it states
@@ -277,7 +277,11 @@ impl<W: Write> Cecp<W> {
                     self.new_game(pos);
                     self.engine_side = None;
                 }
-                Err(e) => writeln!(self.out, "tellusererror Illegal position: {}", e.to_string().trim_start_matches("bad FEN: "))?,
+                Err(e) => writeln!(
+                    self.out,
+                    "tellusererror Illegal position: {}",
+                    e.to_string().trim_start_matches("bad FEN: ")
+                )?,
             },
             "force" | "result" => self.engine_side = None,
             "go" => {
@@ -347,7 +351,8 @@ impl<W: Write> Cecp<W> {
                 None => Some(t.parse::<f64>().ok()? * 60.0),
             }
         };
-        let parsed = (f.len() == 3).then(|| Some((f[0].parse::<u32>().ok()?, base(f[1])?, f[2].parse::<f64>().ok()?))).flatten();
+        let parsed =
+            (f.len() == 3).then(|| Some((f[0].parse::<u32>().ok()?, base(f[1])?, f[2].parse::<f64>().ok()?))).flatten();
         let durations = parsed.and_then(|(mps, b, inc)| {
             Some((mps, Duration::try_from_secs_f64(b).ok()?, Duration::try_from_secs_f64(inc).ok()?))
         });
@@ -460,7 +465,12 @@ impl<W: Write> Cecp<W> {
         let m = if legal.contains(&chosen) {
             chosen
         } else {
-            writeln!(self.out, "# engine '{}' chose an illegal move {chosen}; playing {} instead", self.player.name(), legal[0])?;
+            writeln!(
+                self.out,
+                "# engine '{}' chose an illegal move {chosen}; playing {} instead",
+                self.player.name(),
+                legal[0]
+            )?;
             legal[0]
         };
         if let Err(e) = self.game.play(m) {
@@ -655,12 +665,7 @@ pub fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
 }
 
 /// Run a CECP session: commands from `input`, answers to `output`.
-pub fn run<R: BufRead, W: Write>(
-    input: R,
-    output: W,
-    spec: EngineSpec,
-    rules: Rules,
-) -> Result<(), CecpError> {
+pub fn run<R: BufRead, W: Write>(input: R, output: W, spec: EngineSpec, rules: Rules) -> Result<(), CecpError> {
     let mut c = Cecp::new(spec, rules, output)?;
     c.run(input)?;
     Ok(())
@@ -698,7 +703,8 @@ mod tests {
         for l in &start {
             assert_eq!(XBOARD_SLOTS.iter().filter(|s| *s == l).count(), 1, "{l}");
             let promoted = format!("^{l}");
-            let can = Kind::ALL[..NUM_START_KINDS].iter().find(|k| k.info().fen == *l).unwrap().info().promotes_to.is_some();
+            let can =
+                Kind::ALL[..NUM_START_KINDS].iter().find(|k| k.info().fen == *l).unwrap().info().promotes_to.is_some();
             let want = usize::from(can && *l != "R!" && *l != "B!");
             assert_eq!(XBOARD_SLOTS.iter().filter(|s| **s == promoted).count(), want, "{promoted}");
         }
@@ -709,10 +715,18 @@ mod tests {
     fn protover_variant_and_ping() {
         let mut c = engine();
         let out = send(&mut c, &["xboard", "protover 2"]);
-        assert!(out.contains("variants=\"tenjiku\"") && out.contains("highlight=1") && out.ends_with("feature done=1\n"), "{out}");
+        assert!(
+            out.contains("variants=\"tenjiku\"") && out.contains("highlight=1") && out.ends_with("feature done=1\n"),
+            "{out}"
+        );
         let out = send(&mut c, &["new", "variant tenjiku", "ping 7"]);
         let first = out.lines().next().unwrap();
-        assert!(first.starts_with("setup (PNBRQ") && first.contains(") 16x16+0_chu lnficsgekgscifnl/") && first.ends_with(" w 0 1"), "{first}");
+        assert!(
+            first.starts_with("setup (PNBRQ")
+                && first.contains(") 16x16+0_chu lnficsgekgscifnl/")
+                && first.ends_with(" w 0 1"),
+            "{first}"
+        );
         assert!(out.contains("piece P& fW\n") && out.contains("piece +P& WfF\n"), "{out}");
         assert!(out.ends_with("pong 7\n"));
         assert!(send(&mut c, &["variant chess"]).starts_with("Error (unsupported variant)"));

@@ -1,10 +1,10 @@
 //! `go`: one engine's choice for one position, with its thinking lines.
 
+use engine::record::play_text;
 use engine::Game;
+use engine::{notation, MoveTable, Position, Rules};
 use search::mcts::SearchResult;
 use search::{EngineSpec, Thinking};
-use engine::record::play_text;
-use engine::{notation, MoveTable, Position, Rules};
 use std::sync::Arc;
 
 /// One thinking line: `depth D score S nodes N time MS pv M1 M2 ...` (time in milliseconds;

@@ -17,8 +17,8 @@ mod stats;
 pub use display::{render, RenderOptions, Style};
 pub use go::{go, mcts_summary, thinking_line};
 pub use registry::{
-    build, check, default_engine_spec, mcts_player, set_cpu_threads, shipped_checkpoint, NetPlayer, DEFAULT_VISITS, ENGINES,
-    MCTS_NET_KEYS, SHIPPED_CHECKPOINT,
+    build, check, default_engine_spec, mcts_player, set_cpu_threads, shipped_checkpoint, NetPlayer, DEFAULT_VISITS,
+    ENGINES, MCTS_NET_KEYS, SHIPPED_CHECKPOINT,
 };
 pub use session::{Session, SessionOptions};
 pub use stats::{fmt_elo, Sprt, SprtDecision, Wdl};

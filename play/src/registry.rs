@@ -2,11 +2,11 @@
 //! is built here, so `arena`, `go`, `play`, `xboard` and the trainer's evaluation games accept
 //! the same specs with the same keys (lc0's `SearchFactory`).
 
+use engine::Rules;
 use nn::evaluator::{load_network, NetEvaluator, NetSource};
 use search::alphabeta::AlphaBeta;
 use search::mcts::{Evaluator, MctsConfig, MctsPlayer, QsearchBlend};
 use search::{EngineSpec, Player, RandomPlayer, SpecError};
-use engine::Rules;
 
 /// The engine kinds and what each is.
 pub const ENGINES: [(&str, &str); 3] = [

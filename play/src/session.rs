@@ -8,16 +8,16 @@
 
 use crate::cecp::read_line;
 use crate::display::{render, RenderOptions, Style};
-use engine::Game;
 use engine::hodges::{self, HodgesBook};
+use engine::Game;
 
-use engine::Move;
 use engine::notation::{self, parse_cecp_syntax};
-use engine::Piece;
-use search::Player;
 use engine::record::GameRecord;
-use nn::files::{record_date_now, write_atomic};
+use engine::Move;
+use engine::Piece;
 use engine::{Color, Square};
+use nn::files::{record_date_now, write_atomic};
+use search::Player;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
@@ -222,7 +222,12 @@ impl<W: Write> Session<W> {
         if let Err(why) = self.game.play(m) {
             return writeln!(self.out, "The engine's move {desc} was refused: {why}.");
         }
-        writeln!(self.out, "{} ({}) plays {desc}.", self.game.plies().last().unwrap().before.side_to_move().name(), self.player.name())?;
+        writeln!(
+            self.out,
+            "{} ({}) plays {desc}.",
+            self.game.plies().last().unwrap().before.side_to_move().name(),
+            self.player.name()
+        )?;
         self.show_board(false)?;
         self.announce_result()?;
         Ok(())
@@ -299,7 +304,8 @@ impl<W: Write> Session<W> {
         }
         let mut rec = GameRecord::from_game(&self.game, &self.opts.rules_tag);
         let engine = self.player.name();
-        let (black, white) = if self.opts.human == Color::Black { ("person", engine.as_str()) } else { (engine.as_str(), "person") };
+        let (black, white) =
+            if self.opts.human == Color::Black { ("person", engine.as_str()) } else { (engine.as_str(), "person") };
         rec.set_tag("Event", "tenjiku play");
         rec.set_tag("Date", &record_date_now());
         rec.set_tag("Black", black);

@@ -12,13 +12,13 @@
 //! a game still running after PLIES plies (default 200) is adjudicated on material (a margin
 //! of 1000 centipawns wins, else a draw). `AB_VERBOSE=1` prints each game's moves.
 
-use search::alphabeta::{bench, AlphaBeta, SearchConfig};
-use search::alphabeta::{EvalConfig, StaticEval};
-use engine::{Game, Outcome};
-use search::{parse_duration, Limits, Player};
 use engine::{Color, MoveTable, Position, Rules};
+use engine::{Game, Outcome};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use search::alphabeta::{bench, AlphaBeta, SearchConfig};
+use search::alphabeta::{EvalConfig, StaticEval};
+use search::{parse_duration, Limits, Player};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -46,7 +46,13 @@ fn variant(name: &str) -> SearchConfig {
 }
 
 /// Play one game; returns the score of engine `a` (1, ½, 0) and the plies played.
-fn play_game(a: &mut AlphaBeta, b: &mut AlphaBeta, a_black: bool, opening_seed: u64, plies: usize) -> (f32, usize, &'static str) {
+fn play_game(
+    a: &mut AlphaBeta,
+    b: &mut AlphaBeta,
+    a_black: bool,
+    opening_seed: u64,
+    plies: usize,
+) -> (f32, usize, &'static str) {
     let t = Arc::new(MoveTable::new(&Rules::standard()));
     let ev = StaticEval::new(&t, EvalConfig::material());
     let mut g = Game::new(t, Position::start());
@@ -83,7 +89,13 @@ fn play_game(a: &mut AlphaBeta, b: &mut AlphaBeta, a_black: bool, opening_seed: 
         Some(Outcome::Draw(_)) => (0.5, g.ply_count(), "draw"),
         None => {
             let m = ev.material_black(g.position()) * if a_black { 1 } else { -1 };
-            let s = if m >= 1000 { 1.0 } else if m <= -1000 { 0.0 } else { 0.5 };
+            let s = if m >= 1000 {
+                1.0
+            } else if m <= -1000 {
+                0.0
+            } else {
+                0.5
+            };
             (s, g.ply_count(), "adjudicated")
         }
     }
@@ -116,7 +128,10 @@ fn main() {
                 let (s, len, how) = play_game(&mut a, &mut b, i % 2 == 0, 1000 + (i / 2) as u64, plies);
                 score += s;
                 n += 1;
-                println!("game {i}: {na} {} scores {s} after {len} plies ({how}); total {score}/{n}", if i % 2 == 0 { "Black" } else { "White" });
+                println!(
+                    "game {i}: {na} {} scores {s} after {len} plies ({how}); total {score}/{n}",
+                    if i % 2 == 0 { "Black" } else { "White" }
+                );
             }
             println!("{na} vs {nb}: {score}/{n}");
         }
@@ -129,7 +144,10 @@ fn main() {
                 let mut total = 0;
                 let mut secs = 0.0;
                 for r in bench(limits, cfg) {
-                    println!("| {vname} | {} | {} | {} | {:.2} | {} | {} |", r.name, r.depth, r.nodes, r.secs, r.best, r.score);
+                    println!(
+                        "| {vname} | {} | {} | {} | {:.2} | {} | {} |",
+                        r.name, r.depth, r.nodes, r.secs, r.best, r.score
+                    );
                     total += r.nodes;
                     secs += r.secs;
                 }

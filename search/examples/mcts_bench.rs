@@ -13,8 +13,10 @@
 //! `cargo run --release -p tenjiku-search --example mcts_bench [-- VISITS]`
 
 use engine::Game;
-use search::mcts::{Driver, EvalRequest, Evaluation, Evaluator, MaterialEvaluator, MctsConfig, Search, EDGE_BYTES, NODE_BYTES};
 use engine::{MoveTable, Position, Rules};
+use search::mcts::{
+    Driver, EvalRequest, Evaluation, Evaluator, MaterialEvaluator, MctsConfig, Search, EDGE_BYTES, NODE_BYTES,
+};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -90,7 +92,12 @@ fn bench(name: &str, fen: &str, games: usize, batch: usize, visits: u32, gumbel:
             Search::new(c, &game)
         })
         .collect();
-    let mut ev = FakeNet { inner: MaterialEvaluator::new(), per_64: Duration::from_micros(2500), cpu_inside: 0, nominal: Duration::ZERO };
+    let mut ev = FakeNet {
+        inner: MaterialEvaluator::new(),
+        per_64: Duration::from_micros(2500),
+        cpu_inside: 0,
+        nominal: Duration::ZERO,
+    };
     Driver::new(threads).run(&mut searches, &mut ev);
     let mut best: Option<Row> = None;
     for _ in 0..3 {

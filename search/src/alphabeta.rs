@@ -23,29 +23,29 @@
 //! iteration, else the first root move in static order (captures of the most valuable victims
 //! first).
 
-pub(crate) mod eval;
 mod bench;
+pub(crate) mod eval;
 mod player;
 mod quiesce;
 mod root;
-pub(crate) mod tt;
 mod threats;
+pub(crate) mod tt;
 
-pub use eval::{EvalConfig, StaticEval};
+pub use bench::{bench, BenchRow};
+use engine::board::PAD_CELLS;
 use engine::generate;
+use engine::rules::DoubleRoyalLoss;
+use engine::MoveTable;
 use engine::{Move, MoveList};
 use engine::{MoveEffect, Position};
-use engine::MoveTable;
-use engine::rules::DoubleRoyalLoss;
-use engine::board::PAD_CELLS;
-use tt::{Bound, Tt};
-pub use tt::MAX_TT_MB;
-pub use bench::{bench, BenchRow};
+pub use eval::{EvalConfig, StaticEval};
 pub use player::AlphaBeta;
 pub use quiesce::{Quiescer, QUIESCE_NODE_LIMIT};
-use threats::{Facts, Threats};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use threats::{Facts, Threats};
+pub use tt::MAX_TT_MB;
+use tt::{Bound, Tt};
 
 /// Score of a won game at the root; a win `n` plies from the root scores `MATE - n`.
 pub const MATE: i32 = 100_000;

@@ -10,9 +10,9 @@ pub mod mcts;
 mod player;
 mod report;
 mod seed;
-pub mod values;
 mod spec;
+pub mod values;
 
 pub use player::{Clock, Limits, Player, RandomPlayer, Thinking};
-pub use spec::{parse_duration, EngineSpec, SpecError};
 pub use seed::mix_seed;
+pub use spec::{parse_duration, EngineSpec, SpecError};

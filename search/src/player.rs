@@ -36,7 +36,8 @@ pub struct Clock {
 impl Limits {
     /// The time to spend on this move, if any limit is time-based, with a safety margin.
     pub fn time_budget(&self) -> Option<Duration> {
-        let mut best: Option<Duration> = self.movetime.map(|t| t.mul_f64(0.95).saturating_sub(Duration::from_millis(5)));
+        let mut best: Option<Duration> =
+            self.movetime.map(|t| t.mul_f64(0.95).saturating_sub(Duration::from_millis(5)));
         if let Some(c) = self.clock {
             let moves = if c.moves_to_go > 0 { c.moves_to_go as f64 } else { 40.0 };
             let t = c.remaining.as_secs_f64() / moves + c.increment.as_secs_f64() * 0.8;

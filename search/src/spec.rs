@@ -65,8 +65,9 @@ impl EngineSpec {
         if let Some(rest) = rest {
             for kv in rest.split(',') {
                 let param = || kv.to_string();
-                let (k, v) =
-                    kv.split_once('=').ok_or_else(|| SpecError::NotKeyValue { spec: spec.to_string(), param: param() })?;
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| SpecError::NotKeyValue { spec: spec.to_string(), param: param() })?;
                 if k.is_empty() || v.is_empty() {
                     return Err(SpecError::EmptyKeyOrValue { spec: spec.to_string(), param: param() });
                 }
@@ -129,7 +130,12 @@ impl EngineSpec {
     }
 
     /// A parameter parsed as a number in `lo..=hi` (a NaN is out of every range).
-    pub fn number_in<T: FromStr + PartialOrd + Display>(&self, key: &str, lo: T, hi: T) -> Result<Option<T>, SpecError> {
+    pub fn number_in<T: FromStr + PartialOrd + Display>(
+        &self,
+        key: &str,
+        lo: T,
+        hi: T,
+    ) -> Result<Option<T>, SpecError> {
         match self.number::<T>(key)? {
             None => Ok(None),
             Some(x) if x >= lo && x <= hi => Ok(Some(x)),
@@ -217,7 +223,10 @@ mod tests {
     fn numbers_out_of_their_range_name_key_value_and_range() {
         let s = EngineSpec::parse("mcts:visits=0,cpuct=NaN,temp=-1").unwrap();
         let e = s.number_in::<u32>("visits", 1, 1_000_000).unwrap_err();
-        assert_eq!(e.to_string(), "bad engine spec 'mcts:visits=0,cpuct=NaN,temp=-1': 'visits=0' is out of range (expected 1 to 1000000)");
+        assert_eq!(
+            e.to_string(),
+            "bad engine spec 'mcts:visits=0,cpuct=NaN,temp=-1': 'visits=0' is out of range (expected 1 to 1000000)"
+        );
         assert!(s.number_in::<f32>("cpuct", 0.0, 100.0).is_err(), "NaN is in no range");
         assert!(s.number_in::<f32>("temp", 0.0, 10.0).is_err());
         assert_eq!(s.number_in::<f32>("fpu", 0.0, 10.0).unwrap(), None);

@@ -142,7 +142,6 @@ pub const fn material_value(k: Kind) -> i32 {
     }
 }
 
-
 /// Plain material of Black minus that of White, in centipawns of [`material_value`] (royals
 /// count 0).
 pub fn material_balance(pos: &Position) -> i32 {
@@ -172,7 +171,9 @@ impl ValueTable {
 
     /// Material of Black minus that of White by this table.
     pub fn balance(self, pos: &Position) -> i32 {
-        pos.pieces().map(|(_, p)| if p.color() == Color::Black { self.value(p.kind()) } else { -self.value(p.kind()) }).sum()
+        pos.pieces()
+            .map(|(_, p)| if p.color() == Color::Black { self.value(p.kind()) } else { -self.value(p.kind()) })
+            .sum()
     }
 
     pub fn name(self) -> &'static str {

@@ -3,12 +3,12 @@
 //! move, is deterministic at fixed depth, and gives the same answers with and without its
 //! transposition table. All searches here are depth- or node-limited (no timing).
 
-use search::alphabeta::{AlphaBeta, SearchConfig, MATE};
 use engine::Game;
-use search::{EngineSpec, Limits, Player, Thinking};
 use engine::{Color, Kind, Move, MoveTable, Piece, Position, Rules, Square};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use search::alphabeta::{AlphaBeta, SearchConfig, MATE};
+use search::{EngineSpec, Limits, Player, Thinking};
 use std::sync::Arc;
 
 fn sq(s: &str) -> Square {
@@ -30,7 +30,11 @@ fn setup(pieces: &[(&str, Kind, Color)], stm: Color) -> Position {
 }
 
 fn depth_engine(depth: u32) -> AlphaBeta {
-    AlphaBeta::new(Limits { depth: Some(depth), ..Limits::default() }, SearchConfig { tt_mb: 4, ..SearchConfig::default() }, 0)
+    AlphaBeta::new(
+        Limits { depth: Some(depth), ..Limits::default() },
+        SearchConfig { tt_mb: 4, ..SearchConfig::default() },
+        0,
+    )
 }
 
 fn best(depth: u32, game: &Game) -> (Move, i32) {
@@ -260,8 +264,12 @@ fn plays_a_short_game_against_itself_with_legal_moves() {
 fn deterministic_at_fixed_depth_and_nodes_for_a_seed() {
     let games = corpus(7..8, 120);
     for g in games.iter().step_by(3) {
-        for limits in [Limits { depth: Some(2), ..Limits::default() }, Limits { nodes: Some(3000), ..Limits::default() }] {
-            let run = || AlphaBeta::new(limits, SearchConfig { tt_mb: 2, ..SearchConfig::default() }, 11).search(g, &mut |_| {});
+        for limits in
+            [Limits { depth: Some(2), ..Limits::default() }, Limits { nodes: Some(3000), ..Limits::default() }]
+        {
+            let run = || {
+                AlphaBeta::new(limits, SearchConfig { tt_mb: 2, ..SearchConfig::default() }, 11).search(g, &mut |_| {})
+            };
             let (a, b) = (run(), run());
             assert_eq!((a.best, a.score, a.nodes, &a.pv), (b.best, b.score, b.nodes, &b.pv));
         }
@@ -276,7 +284,8 @@ fn tt_on_and_off_agree_at_fixed_depth() {
         let depth = if i < 3 { 3 } else { 2 };
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let on = AlphaBeta::new(limits, SearchConfig { tt_mb: 4, ..SearchConfig::default() }, 1).search(g, &mut |_| {});
-        let off = AlphaBeta::new(limits, SearchConfig { tt_mb: 0, ..SearchConfig::default() }, 1).search(g, &mut |_| {});
+        let off =
+            AlphaBeta::new(limits, SearchConfig { tt_mb: 0, ..SearchConfig::default() }, 1).search(g, &mut |_| {});
         assert_eq!((on.best, on.score), (off.best, off.score), "{}", g.position().to_fen());
     }
 }
@@ -285,8 +294,18 @@ fn tt_on_and_off_agree_at_fixed_depth() {
 
 #[test]
 fn engine_spec_and_thinking_lines() {
-    for bad in ["alphabeta:depth=0", "alphabeta:foo=1", "alphabeta:time=x", "alphabeta:tt=-1", "alphabeta:depth=49", "alphabeta:tt=65537", "alphabeta:time=1e30", "alphabeta:nodes=0"] {
-        let e = AlphaBeta::from_spec(&EngineSpec::parse(bad).unwrap()).err().unwrap_or_else(|| panic!("{bad} accepted"));
+    for bad in [
+        "alphabeta:depth=0",
+        "alphabeta:foo=1",
+        "alphabeta:time=x",
+        "alphabeta:tt=-1",
+        "alphabeta:depth=49",
+        "alphabeta:tt=65537",
+        "alphabeta:time=1e30",
+        "alphabeta:nodes=0",
+    ] {
+        let e =
+            AlphaBeta::from_spec(&EngineSpec::parse(bad).unwrap()).err().unwrap_or_else(|| panic!("{bad} accepted"));
         assert!(!e.to_string().contains('\n'), "{e}");
     }
     let spec = EngineSpec::parse("alphabeta:depth=2,tt=1").unwrap();

@@ -4,12 +4,12 @@
 //! of the same total visits, no leaked nodes, bounded memory), and is deterministic per seed.
 
 use engine::Game;
+use engine::{Color, Kind, Move, MoveTable, Piece, Position, Rules, Square};
 use search::mcts::{
     search_many, Driver, EvalRequest, Evaluation, Evaluator, MaterialEvaluator, MctsConfig, MctsPlayer, Search,
     SearchResult, UniformEvaluator,
 };
 use search::{EngineSpec, Limits, Player, Thinking};
-use engine::{Color, Kind, Move, MoveTable, Piece, Position, Rules, Square};
 use std::sync::Arc;
 
 use Color::{Black, White};
@@ -398,8 +398,7 @@ fn no_legal_move_loses() {
     // (each is blocked by the next, the last stands on White's last rank): after any Black move
     // White has no legal move and loses (RULES.md §9).
     let mut pieces = vec![("a1", Kind::King, Black), ("p16", Kind::King, White)];
-    let squares: Vec<String> =
-        (1..=16).map(|r| format!("o{r}")).chain((1..=15).map(|r| format!("p{r}"))).collect();
+    let squares: Vec<String> = (1..=16).map(|r| format!("o{r}")).chain((1..=15).map(|r| format!("p{r}"))).collect();
     for s in &squares {
         pieces.push((s.as_str(), Kind::Pawn, White));
     }
@@ -446,7 +445,11 @@ fn player_reports_thinking_reuses_its_tree_and_obeys_limits() {
     assert!(p.last_result().unwrap().policy_target().map(|x| x.1).sum::<f32>() > 0.99);
     assert!(lines.iter().any(|t| t.depth >= 64 && !t.pv.is_empty() && t.wdl.is_some()));
     // PUCT with a node limit.
-    let mut q = MctsPlayer::new(MaterialEvaluator::new(), MctsConfig::new(200), Limits { nodes: Some(150), ..Limits::default() });
+    let mut q = MctsPlayer::new(
+        MaterialEvaluator::new(),
+        MctsConfig::new(200),
+        Limits { nodes: Some(150), ..Limits::default() },
+    );
     let r = q.think(&g, &mut |_| {});
     assert!(r.visits >= 150 && !r.gumbel);
     // A time limit alone stops a PUCT search.

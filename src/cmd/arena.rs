@@ -1,11 +1,11 @@
 use anyhow::{bail, Context, Result};
-use search::EngineSpec;
 use engine::{record, Position, Rules};
+use play::arena::{self, Adjudication, ArenaConfig, Balance};
+use play::Sprt;
+use search::values::ValueTable;
+use search::EngineSpec;
 use std::path::PathBuf;
 use std::sync::Arc;
-use play::arena::{self, Adjudication, ArenaConfig, Balance};
-use search::values::ValueTable;
-use play::Sprt;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -133,7 +133,8 @@ pub fn run(a: Args) -> Result<()> {
     let report = arena::run(&cfg, factory)?;
     print!("{}", report.text());
     if let Some(p) = &a.json {
-        nn::files::write_atomic(p, report.json().as_bytes()).with_context(|| format!("cannot write {}", p.display()))?;
+        nn::files::write_atomic(p, report.json().as_bytes())
+            .with_context(|| format!("cannot write {}", p.display()))?;
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 use anyhow::{bail, Result};
-use play::bench::{copy_make_speed, make_unmake_speed, perft_speed, Measurement};
 use engine::{MoveTable, Position, Rules};
+use play::bench::{copy_make_speed, make_unmake_speed, perft_speed, Measurement};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -83,10 +83,22 @@ fn mcts(a: Args) -> Result<()> {
 
 fn movegen(a: Args) -> Result<()> {
     let t = MoveTable::new(&Rules::standard());
-    println!("Position size: {} bytes; Move size: {} bytes", std::mem::size_of::<Position>(), std::mem::size_of::<engine::Move>());
+    println!(
+        "Position size: {} bytes; Move size: {} bytes",
+        std::mem::size_of::<Position>(),
+        std::mem::size_of::<engine::Move>()
+    );
     println!("{:<10} {:<14} {:>5} {:>12} {:>9} {:>12}", "position", "measure", "depth", "count", "secs", "million/s");
     let print = |m: &Measurement| {
-        println!("{:<10} {:<14} {:>5} {:>12} {:>9.3} {:>12.2}", m.name, m.what, m.depth, m.count, m.secs, m.per_sec() / 1e6)
+        println!(
+            "{:<10} {:<14} {:>5} {:>12} {:>9.3} {:>12.2}",
+            m.name,
+            m.what,
+            m.depth,
+            m.count,
+            m.secs,
+            m.per_sec() / 1e6
+        )
     };
     for (name, fen) in engine::perft::bench_positions() {
         let pos = Position::from_fen(&fen)?;

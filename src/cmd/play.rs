@@ -1,11 +1,11 @@
 use super::show::StyleArg;
 use anyhow::{bail, Context, Result};
-use play::Style;
-use engine::Game;
-use search::EngineSpec;
 use engine::record::rules_tag;
-use play::{Session, SessionOptions};
+use engine::Game;
 use engine::{Color, MoveTable, Position, Rules};
+use play::Style;
+use play::{Session, SessionOptions};
+use search::EngineSpec;
 use std::io::{stdin, stdout, IsTerminal};
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 use anyhow::{bail, Context, Result};
-use play::{render, RenderOptions, Style};
 use engine::{hodges, notation, record};
+use play::{render, RenderOptions, Style};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -57,7 +57,12 @@ pub fn run(a: Args) -> Result<()> {
         let tag = |k: &str| rec.tag(k).unwrap_or("?").to_string();
         notes.push(format!(
             "game {} of {}: Black {} vs White {}, result {} ({})",
-            a.index, recs.len(), tag("Black"), tag("White"), rec.result.text(), tag("Termination")
+            a.index,
+            recs.len(),
+            tag("Black"),
+            tag("White"),
+            rec.result.text(),
+            tag("Termination")
         ));
         notes.push(format!("ply {ply} of {}", rec.moves.len()));
         if let Some(last) = game.plies().last() {

@@ -1,7 +1,7 @@
 use anyhow::Result;
+use engine::Rules;
 use play::cecp;
 use search::EngineSpec;
-use engine::Rules;
 use std::io::{stdin, stdout};
 
 #[derive(clap::Args)]

@@ -25,16 +25,16 @@
 //! fresh engine seeded the same way with a depth or node limit (a time limit is refused), so
 //! the same seed gives the same games whatever the thread count.
 
-use search::mix_seed;
-use crate::replay::{GameFile, PlyRecord};
 use crate::config::FieldError;
 use crate::games::{cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
-use search::alphabeta::AlphaBeta;
+use crate::replay::{GameFile, PlyRecord};
 use engine::Game;
-use search::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use search::alphabeta::AlphaBeta;
+use search::mix_seed;
+use search::EngineSpec;
 use std::sync::Arc;
 
 /// An opening ply plays a random move instead of the teacher's when the teacher scores it at
@@ -42,7 +42,6 @@ use std::sync::Arc;
 pub const RANDOM_MARGIN_CP: i32 = 100;
 /// ...trying this many random moves before settling for the teacher's.
 pub const RANDOM_TRIES: usize = 4;
-
 
 /// Settings of the teacher games (from the run config).
 #[derive(Clone, Debug)]

@@ -242,8 +242,8 @@ impl RunConfig {
     /// directory's `config.toml`) is used as it is.
     pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
         let origin = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| ConfigError::Read { path: origin.clone(), reason: e.to_string() })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError::Read { path: origin.clone(), reason: e.to_string() })?;
         let mut cfg = RunConfig::from_toml(&text, &origin)?;
         if cfg.net.is_none() {
             let net_path = resolve(path, &cfg.network).ok_or_else(|| ConfigError::Network {
@@ -377,7 +377,9 @@ impl RunConfig {
                 return bad("bootstrap_positions", "must be at least 1 when `bootstrap` is on");
             }
         }
-        if !(self.bootstrap_train_steps_per_1000_positions > 0.0 && self.bootstrap_train_steps_per_1000_positions.is_finite()) {
+        if !(self.bootstrap_train_steps_per_1000_positions > 0.0
+            && self.bootstrap_train_steps_per_1000_positions.is_finite())
+        {
             return bad("bootstrap_train_steps_per_1000_positions", "must be a positive number");
         }
         if self.report_every_steps == 0 {
@@ -510,9 +512,12 @@ mod tests {
         assert_eq!(c.first_difference(&c), None);
         let e = RunConfig::from_toml(&format!("{TINY}\nbogus = 1\n"), "x.toml").unwrap_err().to_string();
         assert!(e.contains("bogus") && !e.contains('\n'), "{e}");
-        let e = RunConfig::from_toml(&TINY.replace("batch_size = ", "batch_size = 0 #"), "x.toml").unwrap_err().to_string();
+        let e =
+            RunConfig::from_toml(&TINY.replace("batch_size = ", "batch_size = 0 #"), "x.toml").unwrap_err().to_string();
         assert!(e.contains("`batch_size`"), "{e}");
-        let e = RunConfig::from_toml(&TINY.replace("bootstrap = \"none\"", "bootstrap = \"abc\""), "x.toml").unwrap_err().to_string();
+        let e = RunConfig::from_toml(&TINY.replace("bootstrap = \"none\"", "bootstrap = \"abc\""), "x.toml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("abc") && e.contains("alphabeta"), "{e}");
         let e = RunConfig::from_toml(
             &TINY
@@ -546,7 +551,8 @@ mod tests {
         assert!(e.contains("`opponent_fraction`") && e.contains("[0, 1]"), "{e}");
         let on = TINY.replace("opponent_fraction = 0.0", "opponent_fraction = 0.5");
         for (engine, why) in [("alphabeta:time=1s", "time="), ("random", "alphabeta"), ("alphabeta", "depth=")] {
-            let text = on.replace("opponent_engine = \"alphabeta:depth=2,tt=8\"", &format!("opponent_engine = \"{engine}\""));
+            let text =
+                on.replace("opponent_engine = \"alphabeta:depth=2,tt=8\"", &format!("opponent_engine = \"{engine}\""));
             let e = RunConfig::from_toml(&text, "x.toml").unwrap_err().to_string();
             assert!(e.contains("`opponent_engine`") && e.contains(why), "{engine}: {e}");
         }

@@ -4,8 +4,8 @@
 //! stand on this module.
 
 use crate::replay::GameFile;
-use engine::{DrawReason, Game, Outcome};
 use engine::Color;
+use engine::{DrawReason, Game, Outcome};
 use search::alphabeta::AlphaBeta;
 use search::EngineSpec;
 

@@ -7,9 +7,8 @@
 //! atomically after it). Step 0 is the initial random network. Pruning keeps the newest
 //! `keep_checkpoints` and every evaluated one (see [`is_evaluated`]).
 
-use crate::RunError;
-use search::mix_seed;
 use crate::replay::{Batch, ReplayBuffer};
+use crate::RunError;
 use engine::MoveTable;
 use nn::backend::Device;
 use nn::checkpoint::{self, Checkpoint, Header};
@@ -17,6 +16,7 @@ use nn::train::{Losses, TrainConfig, Trainer};
 use nn::{NetConfig, Network};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use search::mix_seed;
 use std::path::{Path, PathBuf};
 
 /// File name of the checkpoint at `step`.

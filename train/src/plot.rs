@@ -50,11 +50,7 @@ impl Metrics {
     /// `(x, y)` points of column `y` against column `x`, skipping empty cells.
     pub fn series(&self, x: &str, y: &str) -> Vec<(f64, f64)> {
         let (Some(xi), Some(yi)) = (self.col(x), self.col(y)) else { return Vec::new() };
-        self.rows
-            .iter()
-            .filter(|r| r[xi].is_finite() && r[yi].is_finite())
-            .map(|r| (r[xi], r[yi]))
-            .collect()
+        self.rows.iter().filter(|r| r[xi].is_finite() && r[yi].is_finite()).map(|r| (r[xi], r[yi])).collect()
     }
 
     fn col(&self, name: &str) -> Option<usize> {
@@ -78,7 +74,8 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
     }
     // Registering twice (a second plot in one process) is harmless: the same bytes.
     let _ = register_font("sans-serif", FontStyle::Normal, FONT);
-    let line = |label: &str, col: &str| Line { label: label.into(), points: metrics.series("step", col), errors: Vec::new() };
+    let line =
+        |label: &str, col: &str| Line { label: label.into(), points: metrics.series("step", col), errors: Vec::new() };
     let mut written = Vec::new();
     let mut chart = |file: &str, title: &str, y: &str, lines: Vec<Line>| -> Result<(), String> {
         let lines: Vec<Line> = lines.into_iter().filter(|l| !l.points.is_empty()).collect();
@@ -103,12 +100,7 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
         ],
     )?;
     chart("entropy.png", "Policy entropy of the network (nats)", "entropy", vec![line("entropy", "policy_entropy")])?;
-    chart(
-        "game_length.png",
-        "Self-play game length (plies)",
-        "plies",
-        vec![line("mean game length", "game_length")],
-    )?;
+    chart("game_length.png", "Self-play game length (plies)", "plies", vec![line("mean game length", "game_length")])?;
     chart("elo.png", "Elo over training (95% intervals)", "Elo", elo_lines(&metrics))?;
     chart(
         "opponent.png",
@@ -354,7 +346,11 @@ mod tests {
         let mut csv = String::from("step,opponent_games,opponent_score\n");
         for s in 1..=10 {
             // Rows 1-5: 20 games at 25%; rows 6-10: 20 games at 75%; row 3 has no games.
-            let (g, p) = if s == 3 { (String::new(), String::new()) } else { ("20".into(), if s <= 5 { "0.25" } else { "0.75" }.to_string()) };
+            let (g, p) = if s == 3 {
+                (String::new(), String::new())
+            } else {
+                ("20".into(), if s <= 5 { "0.25" } else { "0.75" }.to_string())
+            };
             csv += &format!("{},{g},{p}\n", s * 10);
         }
         std::fs::write(dir.join("metrics.csv"), csv).unwrap();

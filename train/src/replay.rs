@@ -29,19 +29,19 @@
 //! moves-left: plies from this position to the end; material: the final plain-material balance
 //! ([`search::values::material_balance`], in centipawns; the learner divides by `material_scale`).
 
-use search::values::material_balance;
+use engine::{notation, Color, MoveTable, Position};
 use engine::{DrawReason, Game, Outcome, PlayError, WinReason};
 use engine::{FenError, MoveError};
-use nn::policy::POLICY_SIZE;
-use engine::{notation, Color, MoveTable, Position};
-use xxhash_rust::xxh64::xxh64;
 use nn::encoding::{encode, HistoryFeatures, INPUT_SIZE};
+use nn::policy::POLICY_SIZE;
 use nn::train::TrainBatch;
 use rand::Rng;
+use search::values::material_balance;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use xxhash_rust::xxh64::xxh64;
 
 /// First bytes of every game file.
 pub const MAGIC: &[u8; 8] = b"TNJKGAME";
@@ -231,7 +231,17 @@ impl GameFile {
             4 => Some(Color::White),
             _ => return Err(GameFileError::BadFlags(flags)),
         };
-        Ok(GameFile { rules, start_fen, seed, net_step, outcome, resign_off: flags & 1 != 0, would_resign, teacher: flags & 16 != 0, plies })
+        Ok(GameFile {
+            rules,
+            start_fen,
+            seed,
+            net_step,
+            outcome,
+            resign_off: flags & 1 != 0,
+            would_resign,
+            teacher: flags & 16 != 0,
+            plies,
+        })
     }
 
     /// Replay the game and turn every ply into a training sample (checking every move).
@@ -241,8 +251,11 @@ impl GameFile {
         let mut out = Vec::with_capacity(self.plies.len());
         for (i, p) in self.plies.iter().enumerate() {
             let legal = game.legal_moves();
-            let m = notation::parse_cecp_in(game.position(), &legal, &p.mv)
-                .map_err(|error| GameFileError::Move { ply: i + 1, text: p.mv.clone(), error })?;
+            let m = notation::parse_cecp_in(game.position(), &legal, &p.mv).map_err(|error| GameFileError::Move {
+                ply: i + 1,
+                text: p.mv.clone(),
+                error,
+            })?;
             if let Some(&(index, _)) = p.policy.iter().find(|&&(index, _)| index as usize >= POLICY_SIZE) {
                 return Err(GameFileError::PolicyIndex { ply: i + 1, index });
             }

@@ -39,17 +39,17 @@
 //! time; so a whole run from scratch repeats too, up to the floating-point determinism of the
 //! backend.)
 
-use search::mix_seed;
 use crate::config::FieldError;
 use crate::games::{cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
 use crate::replay::{GameFile, PlyRecord};
-use search::alphabeta::AlphaBeta;
 use engine::Game;
-use search::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
-use search::EngineSpec;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use search::alphabeta::AlphaBeta;
+use search::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
+use search::mix_seed;
+use search::EngineSpec;
 use std::sync::Arc;
 
 /// Self-play settings (from the run config).
@@ -82,7 +82,10 @@ pub struct SelfPlayConfig {
 impl SelfPlayConfig {
     pub fn from_run(c: &crate::config::RunConfig, rules_tag: &str) -> Result<SelfPlayConfig, FieldError> {
         let opponent = if c.opponent_fraction > 0.0 {
-            Some(check_engine(&c.opponent_engine).map_err(|e| FieldError { field: "opponent_engine", why: e.to_string() })?)
+            Some(
+                check_engine(&c.opponent_engine)
+                    .map_err(|e| FieldError { field: "opponent_engine", why: e.to_string() })?,
+            )
         } else {
             None
         };
@@ -187,7 +190,6 @@ impl SelfPlay {
         sp.searches = sp.slots.iter().map(|s| sp.new_search(s)).collect();
         sp
     }
-
 
     fn mcts_config(&self, seed: u64) -> MctsConfig {
         MctsConfig {
@@ -488,7 +490,11 @@ mod tests {
             let opponent_parity = (f.index % 2) as usize;
             for (i, p) in g.plies.iter().enumerate() {
                 if i % 2 == opponent_parity {
-                    assert!(!p.is_policy_target && p.policy.is_empty(), "game {} ply {i}: opponent ply with a policy", f.index);
+                    assert!(
+                        !p.is_policy_target && p.policy.is_empty(),
+                        "game {} ply {i}: opponent ply with a policy",
+                        f.index
+                    );
                     opponent_plies += 1;
                 }
             }

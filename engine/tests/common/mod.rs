@@ -8,8 +8,8 @@
 //!   empty and crowded boards.
 #![allow(dead_code)]
 
-use engine::{generate, generate_piece};
 use engine::notation::to_cecp;
+use engine::{generate, generate_piece};
 use engine::{Color, Kind, Move, MoveList, MoveTable, Piece, Position, Rules, Square};
 use std::collections::BTreeSet;
 
@@ -691,10 +691,24 @@ pub fn reference_with(pos: &Position, from: Square, rules: &Rules) -> (BTreeSet<
     }
     let upward = matches!(
         kind,
-        Kind::Pawn | Kind::Dog | Kind::BlindTiger | Kind::DrunkElephant | Kind::Kirin | Kind::Lance
-            | Kind::ReverseChariot | Kind::Rook | Kind::Bishop | Kind::DragonKing | Kind::DragonHorse
-            | Kind::RookGeneral | Kind::BishopGeneral | Kind::Lion | Kind::Queen | Kind::ChariotSoldier
-            | Kind::VerticalSoldier | Kind::SideSoldier
+        Kind::Pawn
+            | Kind::Dog
+            | Kind::BlindTiger
+            | Kind::DrunkElephant
+            | Kind::Kirin
+            | Kind::Lance
+            | Kind::ReverseChariot
+            | Kind::Rook
+            | Kind::Bishop
+            | Kind::DragonKing
+            | Kind::DragonHorse
+            | Kind::RookGeneral
+            | Kind::BishopGeneral
+            | Kind::Lion
+            | Kind::Queen
+            | Kind::ChariotSoldier
+            | Kind::VerticalSoldier
+            | Kind::SideSoldier
     );
     let offer_deferral = rules.offer_useless_deferral || !upward;
     // Promotion (§8, default last-rank rule).
@@ -903,7 +917,11 @@ pub fn compare_play_with_reference(pos: &Position, t: &MoveTable) {
         let after = p.piece_count(Black) + p.piece_count(White);
         let removed = eff.captured().count() + eff.burned().count();
         assert_eq!((before - after) as usize, removed, "{m}: captures + burns (the mover included)");
-        assert_eq!(eff.mover_burned, m != "@@@@" && p.piece_at(sq(&to_square_of(&m))).map(|q| q.color()) != Some(pos.side_to_move()), "{m}");
+        assert_eq!(
+            eff.mover_burned,
+            m != "@@@@" && p.piece_at(sq(&to_square_of(&m))).map(|q| q.color()) != Some(pos.side_to_move()),
+            "{m}"
+        );
     }
 }
 

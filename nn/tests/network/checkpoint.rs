@@ -85,7 +85,12 @@ fn trained_checkpoint() -> Checkpoint {
     trained().0
 }
 
-fn outputs(net: Network, device: &nn::backend::Device, x: &[f32], b: usize) -> (Vec<f32>, Vec<[f32; 3]>, Vec<f32>, Vec<f32>) {
+fn outputs(
+    net: Network,
+    device: &nn::backend::Device,
+    x: &[f32],
+    b: usize,
+) -> (Vec<f32>, Vec<[f32; 3]>, Vec<f32>, Vec<f32>) {
     let mut e = Inference::new(net, device);
     let o = e.evaluate(x, b);
     (o.policy_logits.to_vec(), o.wdl.to_vec(), o.moves_left.to_vec(), o.material.to_vec())
@@ -256,7 +261,10 @@ fn mismatched_files_are_errors() {
     ckpt.header.encoding_version += 1;
     checkpoint::save(&path, &ckpt).unwrap();
     let e = err_text(&path);
-    assert!(e.contains(&format!("has encoding version {}, this build encodes version", ckpt.header.encoding_version)), "{e}");
+    assert!(
+        e.contains(&format!("has encoding version {}, this build encodes version", ckpt.header.encoding_version)),
+        "{e}"
+    );
     // `info` still reads such a header.
     assert_eq!(checkpoint::read_header(&path).unwrap().encoding_version, ckpt.header.encoding_version);
 
@@ -363,7 +371,8 @@ fn checkpoints_written_before_the_xxhash_swap_still_verify() {
     assert_eq!(xxh64(b"", 0), 0xEF46_DB37_51D8_E999);
     assert_eq!(xxh64(b"abc", 0), 0x44BC_2CF5_AD77_0999);
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../checkpoints/tenjiku-cpu.ckpt");
-    let ckpt = checkpoint::load(std::path::Path::new(shipped), &backend::cpu_device()).expect("the shipped checkpoint verifies");
+    let ckpt = checkpoint::load(std::path::Path::new(shipped), &backend::cpu_device())
+        .expect("the shipped checkpoint verifies");
     assert_eq!(ckpt.header.checksum, 0x3197_bab2_2803_9896, "the checksum `checkpoint info` showed before the swap");
 }
 

@@ -11,7 +11,12 @@ fn atomic_writes_replace_whole_files_and_leave_no_temporary() {
     assert_eq!(std::fs::read(&path).unwrap(), b"two");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left behind");
     assert!(write_atomic(&dir.path().join("missing/f.txt"), b"x").is_err());
-    assert!(is_temporary(".f.txt.a1B2c3.tmp") && !is_temporary("f.txt") && !is_temporary(".hidden") && is_temporary(".g.bin.tmp4242"));
+    assert!(
+        is_temporary(".f.txt.a1B2c3.tmp")
+            && !is_temporary("f.txt")
+            && !is_temporary(".hidden")
+            && is_temporary(".g.bin.tmp4242")
+    );
 }
 
 #[test]

@@ -1,12 +1,12 @@
 //! `NetEvaluator::set_material_mix`: the value the search sees blends the WDL head with the
 //! material head exactly as documented, and bad weights are refused.
 
-use search::mcts::{EvalRequest, Evaluation, Evaluator};
 use engine::legal_moves;
 use engine::{MoveTable, Position, Rules};
 use nn::backend;
-use nn::network::{NetConfig, Network};
 use nn::evaluator::NetEvaluator;
+use nn::network::{NetConfig, Network};
+use search::mcts::{EvalRequest, Evaluation, Evaluator};
 
 fn net(material_head: bool) -> Network {
     let mut cfg = NetConfig::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/net-tiny.toml")).unwrap();

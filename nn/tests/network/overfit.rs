@@ -19,8 +19,7 @@ fn tiny_network_overfits_a_handful_of_positions() {
     let device = backend::cpu_device();
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
     let b = 8;
-    let inputs: Vec<f32> =
-        (0..b * NUM_PLANES * SQUARES).map(|_| if rng.gen_bool(0.1) { 1.0 } else { 0.0 }).collect();
+    let inputs: Vec<f32> = (0..b * NUM_PLANES * SQUARES).map(|_| if rng.gen_bool(0.1) { 1.0 } else { 0.0 }).collect();
     let policy_indices: Vec<u32> = (0..b).map(|_| rng.gen_range(0..POLICY_SIZE as u32)).collect();
     let policy_probs = vec![1.0f32; b];
     let policy_offsets: Vec<usize> = (0..=b).collect();

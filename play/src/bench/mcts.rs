@@ -10,11 +10,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use engine::Game;
-use search::mcts::{Driver, MctsConfig, Search};
 use engine::{MoveTable, Position, Rules};
 use nn::backend::Device;
-use nn::network::{NetConfig, Network};
 use nn::evaluator::NetEvaluator;
+use nn::network::{NetConfig, Network};
+use search::mcts::{Driver, MctsConfig, Search};
 
 /// One benchmark setting.
 #[derive(Clone, Debug)]
@@ -55,15 +55,10 @@ pub fn mcts_speed(cfg: &NetConfig, device: &Device, start: &Position, b: &MctsBe
     let table = Arc::new(MoveTable::new(&Rules::standard()));
     let game = Game::new(table, *start);
     let mut eval = NetEvaluator::new(Network::seeded(cfg, 1, device), device);
-    let mcts = MctsConfig {
-        gumbel: b.gumbel,
-        batch_per_tree: b.batch_per_tree,
-        noise: true,
-        ..MctsConfig::new(b.visits)
-    };
-    let mut searches: Vec<Search> = (0..b.games)
-        .map(|i| Search::new(MctsConfig { seed: i as u64, ..mcts.clone() }, &game))
-        .collect();
+    let mcts =
+        MctsConfig { gumbel: b.gumbel, batch_per_tree: b.batch_per_tree, noise: true, ..MctsConfig::new(b.visits) };
+    let mut searches: Vec<Search> =
+        (0..b.games).map(|i| Search::new(MctsConfig { seed: i as u64, ..mcts.clone() }, &game)).collect();
     let mut driver = Driver::new(b.threads);
     driver.run(&mut searches, &mut eval); // warm-up
     for s in &mut searches {

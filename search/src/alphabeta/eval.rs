@@ -21,12 +21,12 @@
 //!   closer the piece stands to its promotion zone.
 
 use crate::values::search_value as piece_value;
-use engine::Piece;
 use engine::board::NUM_CODES;
-use engine::Position;
-use engine::MoveTable;
-use engine::{Color, Square};
 use engine::board::{dir, PAD_W};
+use engine::MoveTable;
+use engine::Piece;
+use engine::Position;
+use engine::{Color, Square};
 
 /// Which positional terms are on, and their weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

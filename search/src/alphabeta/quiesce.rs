@@ -4,9 +4,9 @@
 //! played out for up to `qsearch_plies` plies, as at the horizon of an alpha-beta search; the
 //! score is the side to move's, in centipawns, from the same static evaluation.
 
-use super::{Searcher, SearchConfig, INF};
-use engine::Position;
+use super::{SearchConfig, Searcher, INF};
 use engine::MoveTable;
+use engine::Position;
 use std::sync::Arc;
 
 /// Nodes one evaluation may use before it falls back to the static evaluation (a quiescence
@@ -58,8 +58,8 @@ mod tests {
     use super::*;
     use crate::alphabeta::eval::{EvalConfig, StaticEval};
     use crate::values::search_value as piece_value;
-    use engine::Kind;
     use engine::rules::Rules;
+    use engine::Kind;
 
     /// Black rook a2 facing an undefended White gold a9 up the open file; kings far apart.
     fn hanging_gold(side: char) -> Position {

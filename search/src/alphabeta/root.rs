@@ -1,7 +1,9 @@
 //! The root of the alpha-beta search: iterative deepening with aspiration windows, the root
 //! move order, and the search of the root moves.
 
-use super::{is_irreversible, threats, SearchResult, Searcher, DEFAULT_MOVETIME, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use super::{
+    is_irreversible, threats, SearchResult, Searcher, DEFAULT_MOVETIME, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY,
+};
 use crate::{Limits, Thinking};
 use engine::Game;
 use engine::{Move, Position};
@@ -58,15 +60,27 @@ impl Searcher {
         Some(best_score)
     }
 
-
     /// Iterative deepening from the game's current position.
-    pub(super) fn think(&mut self, game: &Game, limits: &Limits, seed: u64, info: &mut dyn FnMut(&Thinking)) -> SearchResult {
+    pub(super) fn think(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        seed: u64,
+        info: &mut dyn FnMut(&Thinking),
+    ) -> SearchResult {
         let start = Instant::now();
         let mut pos = *game.position();
         let moves = game.legal_moves();
         if moves.is_empty() {
             // Not reached through `Player::choose` (the game is not over).
-            return SearchResult { best: Move::NULL_PASS, score: 0, depth: 0, nodes: 0, time: Duration::ZERO, pv: vec![] };
+            return SearchResult {
+                best: Move::NULL_PASS,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                time: Duration::ZERO,
+                pv: vec![],
+            };
         }
         let (budget, max_depth) = self.start_limits(limits, start);
         self.start_path(game);
@@ -76,7 +90,8 @@ impl Searcher {
             return r;
         }
         let mut moves = self.ordered_root_moves(&pos, moves, seed);
-        let mut result = SearchResult { best: moves[0], score: 0, depth: 0, nodes: 0, time: Duration::ZERO, pv: vec![moves[0]] };
+        let mut result =
+            SearchResult { best: moves[0], score: 0, depth: 0, nodes: 0, time: Duration::ZERO, pv: vec![moves[0]] };
         if moves.len() == 1 {
             result.time = start.elapsed();
             return result;
@@ -125,7 +140,11 @@ impl Searcher {
         self.stop = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         let nothing_set = limits.depth.is_none() && limits.nodes.is_none() && limits.time_budget().is_none();
-        let budget = if nothing_set { Limits { movetime: Some(DEFAULT_MOVETIME), ..*limits }.time_budget() } else { limits.time_budget() };
+        let budget = if nothing_set {
+            Limits { movetime: Some(DEFAULT_MOVETIME), ..*limits }.time_budget()
+        } else {
+            limits.time_budget()
+        };
         self.deadline = budget.map(|b| start + b);
         (budget, limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as i32)
     }
@@ -180,7 +199,14 @@ impl Searcher {
     /// score when those are on (widened until the score falls inside). A root move that raised
     /// alpha in a completed search moves to the front and becomes `result`'s best move.
     /// `None` when the search was stopped.
-    fn iteration(&mut self, pos: &mut Position, moves: &mut Vec<Move>, depth: i32, prev_score: i32, result: &mut SearchResult) -> Option<i32> {
+    fn iteration(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut Vec<Move>,
+        depth: i32,
+        prev_score: i32,
+        result: &mut SearchResult,
+    ) -> Option<i32> {
         let mut delta = self.cfg.aspiration_delta.max(1);
         let (mut alpha, mut beta) = if self.cfg.aspiration && depth >= 3 && prev_score.abs() < MATE_BOUND {
             (prev_score - delta, prev_score + delta)

@@ -4,14 +4,14 @@
 
 use crate::alphabeta::eval::StaticEval;
 use crate::values::ROYAL_ORDER_VALUE;
-use engine::generate_piece;
-use engine::{Move, MoveList};
 use engine::board::GUARD;
-use engine::Position;
-use engine::MoveTable;
-use engine::board::{AreaKind, Compiled};
-use engine::{Color, Square};
 use engine::board::{dir, PAD_W};
+use engine::board::{AreaKind, Compiled};
+use engine::generate_piece;
+use engine::MoveTable;
+use engine::Position;
+use engine::{Color, Square};
+use engine::{Move, MoveList};
 
 /// Static facts about a move.
 #[derive(Clone, Copy, Default)]
@@ -61,7 +61,14 @@ fn near_reach(t: &MoveTable, code: u8) -> u8 {
     if c.ride_max.iter().any(|&m| m >= 1) || c.igui != 0 {
         r = 1;
     }
-    if c.jump2 != 0 || c.knight || c.lion || c.linear_lion != 0 || c.bent_lion_first != 0 || c.ferz_twice || c.ride_skip != 0 {
+    if c.jump2 != 0
+        || c.knight
+        || c.lion
+        || c.linear_lion != 0
+        || c.bent_lion_first != 0
+        || c.ferz_twice
+        || c.ride_skip != 0
+    {
         r = r.max(2);
     }
     if c.area != AreaKind::None {
@@ -211,7 +218,9 @@ impl Threats {
                 let pad = sq.pad();
                 let code = pos.cell(pad);
                 let c = t.get(code);
-                let dist = ((r as i32 % PAD_W) - (pad as i32 % PAD_W)).abs().max((r as i32 / PAD_W - pad as i32 / PAD_W).abs());
+                let dist = ((r as i32 % PAD_W) - (pad as i32 % PAD_W))
+                    .abs()
+                    .max((r as i32 / PAD_W - pad as i32 / PAD_W).abs());
                 let burner = self.burner[code as usize];
                 let reach = self.near_reach[code as usize] as i32 + burner as i32;
                 let candidate = dist <= reach

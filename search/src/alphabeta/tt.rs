@@ -96,10 +96,7 @@ impl Tt {
         let depth = depth.clamp(-127, 127) as i8;
         let i = if b.slots[1].key == key {
             1
-        } else if b.slots[0].key == key
-            || b.slots[0].depth <= depth
-            || b.slots[0].generation != generation
-        {
+        } else if b.slots[0].key == key || b.slots[0].depth <= depth || b.slots[0].generation != generation {
             0
         } else {
             1

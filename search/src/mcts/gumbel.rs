@@ -155,11 +155,9 @@ impl GumbelState {
             max_n = max_n.max(n.visits);
         }
         let raw = root.raw_value as f64;
-        let v_mix = if sum_n > 0 && sum_p > 0.0 {
-            (raw + sum_n as f64 * weighted / sum_p) / (1.0 + sum_n as f64)
-        } else {
-            raw
-        } as f32;
+        let v_mix =
+            if sum_n > 0 && sum_p > 0.0 { (raw + sum_n as f64 * weighted / sum_p) / (1.0 + sum_n as f64) } else { raw }
+                as f32;
         for qa in q.iter_mut() {
             if qa.is_nan() {
                 *qa = v_mix;

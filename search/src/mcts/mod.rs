@@ -23,28 +23,28 @@
 //! `q` to centipawns by `cp = 1000 · atanh(q)` (|q| clamped to 0.999, so at most ±3800): the
 //! inverse of [`MaterialEvaluator`]'s `tanh(material / 1000 cp)`.
 
+mod blend;
 mod driver;
 mod gumbel;
 mod puct;
-mod blend;
 mod search;
 mod terminal;
 mod tree;
 
+pub use crate::report::{RootMove, SearchResult};
+pub use blend::{QsearchBlend, QSEARCH_SCALE_CP};
 pub use driver::{default_threads, search_many, Driver, DriverStats};
 pub use gumbel::halving_phases;
-pub use blend::{QsearchBlend, QSEARCH_SCALE_CP};
 pub use search::Search;
 pub use tree::{Edge, Node, Tree, EDGE_BYTES, NODE_BYTES};
-pub use crate::report::{RootMove, SearchResult};
 
 use crate::values::search_value as piece_value;
+use crate::{EngineSpec, Limits, Player, SpecError, Thinking};
 use engine::Game;
 use engine::Move;
-use engine::Piece;
-use crate::{EngineSpec, Limits, Player, SpecError, Thinking};
-use engine::Position;
 use engine::MoveTable;
+use engine::Piece;
+use engine::Position;
 use std::time::{Duration, Instant};
 
 /// Search settings. [`MctsConfig::new`] gives the defaults for a visit budget (Gumbel below

@@ -34,7 +34,13 @@ pub(crate) fn set_priors(tree: &mut Tree, node: u32, priors: &[f32]) {
     let mut len = 0usize;
     let edges = &mut tree.edges[r.clone()];
     for (i, (&p, e)) in priors.iter().zip(edges.iter_mut()).enumerate() {
-        let p = if uniform { 1.0 / n as f32 } else if p.is_finite() { (p.max(0.0) * inv).min(1.0) } else { 0.0 };
+        let p = if uniform {
+            1.0 / n as f32
+        } else if p.is_finite() {
+            (p.max(0.0) * inv).min(1.0)
+        } else {
+            0.0
+        };
         let b = prob_to_f16(p);
         e.prior = b;
         let k = key(b, i);
@@ -168,9 +174,8 @@ impl RootSel {
         let r = tree.edges(0);
         self.order.clear();
         self.order.extend(r.clone().map(|e| e as u32));
-        self.order.sort_by(|&a, &b| {
-            priors[b as usize - r.start].total_cmp(&priors[a as usize - r.start]).then(a.cmp(&b))
-        });
+        self.order
+            .sort_by(|&a, &b| priors[b as usize - r.start].total_cmp(&priors[a as usize - r.start]).then(a.cmp(&b)));
         self.priors = priors;
         self.with_child.clear();
         self.with_child.extend(r.filter(|&e| tree.child(e) != NONE).map(|e| e as u32));
@@ -217,7 +222,6 @@ impl RootSel {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,8 +234,9 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         for n in [1usize, 3, 16, 17, 40, 234] {
             for round in 0..20 {
-                let moves: Vec<Move> =
-                    (0..n).map(|i| Move::new(Square::from_index(i % 256), Square::from_index((i * 7 + 1) % 256), false)).collect();
+                let moves: Vec<Move> = (0..n)
+                    .map(|i| Move::new(Square::from_index(i % 256), Square::from_index((i * 7 + 1) % 256), false))
+                    .collect();
                 let mut priors: Vec<f32> = (0..n).map(|_| rng.gen::<f32>().powi(4)).collect();
                 if round % 4 == 0 {
                     priors.iter_mut().for_each(|p| *p = 1.0); // ties everywhere

@@ -18,11 +18,11 @@ use super::puct::{select_inner, set_priors, sort_tail, RootSel, SORTED_PREFIX};
 use super::terminal::{classify, winning_move, Class};
 use super::tree::{Edge, IdHash, NodeState, Tree, NONE};
 use super::{value_to_cp, EvalRequest, Evaluation, MctsConfig, RootMove, SearchResult};
-use engine::Game;
-use engine::{Move, MoveList};
 use crate::Thinking;
-use engine::Position;
+use engine::Game;
 use engine::MoveTable;
+use engine::Position;
+use engine::{Move, MoveList};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -60,7 +60,6 @@ enum Sim {
     Collision,
     Full,
 }
-
 
 /// One search tree over one game position.
 pub struct Search {
@@ -319,7 +318,15 @@ impl Search {
                 let pos = *self.game.position();
                 let reps = self.game.repetitions() as u32;
                 self.leaf_moves.extend(self.tree.node_moves(0));
-                self.pending.push(Leaf { node: 0, path_start: 0, path_len: 1, moves_start: 0, pos, reps, ply: self.root_ply });
+                self.pending.push(Leaf {
+                    node: 0,
+                    path_start: 0,
+                    path_len: 1,
+                    moves_start: 0,
+                    pos,
+                    reps,
+                    ply: self.root_ply,
+                });
                 return;
             }
             Phase::Running => {}
@@ -391,7 +398,8 @@ impl Search {
             table: &self.table,
             repetitions: l.reps,
             ply: l.ply,
-            moves: &self.leaf_moves[l.moves_start as usize..l.moves_start as usize + self.tree.node(l.node).num_edges as usize],
+            moves: &self.leaf_moves
+                [l.moves_start as usize..l.moves_start as usize + self.tree.node(l.node).num_edges as usize],
         })
     }
 
@@ -544,7 +552,13 @@ impl Search {
             let Some(e) = edge_of(*m) else { continue };
             let c = self.tree.child(e);
             let q = (c != NONE && self.tree.node(c).visits > 0).then(|| self.tree.node(c).q());
-            root_moves.push(RootMove { mv: *m, prior: self.tree.prior(e), visits: visits_of(e), q, policy_target: target(e) });
+            root_moves.push(RootMove {
+                mv: *m,
+                prior: self.tree.prior(e),
+                visits: visits_of(e),
+                q,
+                policy_target: target(e),
+            });
         }
         let most = r
             .clone()
@@ -581,11 +595,7 @@ impl Search {
         } else {
             most
         };
-        let (value, wdl) = if self.win_edge.is_some() {
-            (1.0, [1.0, 0.0, 0.0])
-        } else {
-            root_value_wdl(&root)
-        };
+        let (value, wdl) = if self.win_edge.is_some() { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(&root) };
         SearchResult {
             best: self.tree.edge_move(best),
             most_visited: self.tree.edge_move(most),
@@ -621,7 +631,8 @@ impl Search {
 
     /// A thinking line for the search so far (depth = visits below the root).
     pub fn thinking(&self, elapsed: Duration) -> Thinking {
-        let (value, wdl) = if self.win_edge.is_some() { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(self.tree.node(0)) };
+        let (value, wdl) =
+            if self.win_edge.is_some() { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(self.tree.node(0)) };
         Thinking {
             depth: self.root_visits(),
             score_cp: value_to_cp(value),

@@ -19,20 +19,22 @@
 //!   burn next to one; such nodes need no network call).
 
 use super::tree::IdHash;
-use engine::{gives_check, Game, Outcome};
-use engine::generate;
-use engine::{Move, MoveList};
-use engine::Position;
-use engine::MoveTable;
-use engine::rules::{DoubleRoyalLoss, Repetition};
 use engine::board::dir;
+use engine::generate;
+use engine::rules::{DoubleRoyalLoss, Repetition};
+use engine::MoveTable;
+use engine::Position;
+use engine::{gives_check, Game, Outcome};
+use engine::{Move, MoveList};
 use std::collections::HashMap;
 
 /// What a new node is.
 pub(super) enum Class {
     Terminal(i8),
     /// Not terminal; the moves are in the scratch list.
-    Open { reps: u32 },
+    Open {
+        reps: u32,
+    },
 }
 
 /// Decide whether the position after `mv` (reached along `path_moves` from the root game)

@@ -90,7 +90,8 @@ pub(super) fn evaluate(
     if cfg.eval_movetime_ms > 0 {
         // Equal time: PUCT until the deadline against the plain alpha-beta engine.
         let ms = cfg.eval_movetime_ms;
-        let a = format!("mcts:checkpoint={},time={ms}ms,gumbel=0{backend}", ckpt_dir.join(checkpoint_name(step)).display());
+        let a =
+            format!("mcts:checkpoint={},time={ms}ms,gumbel=0{backend}", ckpt_dir.join(checkpoint_name(step)).display());
         if let Some(r) = play(&a, format!("alphabeta:time={ms}ms"), "equal-time") {
             (row.elo_equal_time, row.elo_equal_time_ci) = elo_of(&r);
         }

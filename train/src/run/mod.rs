@@ -41,8 +41,8 @@ use crate::config::{Bootstrap, RunConfig};
 use crate::learner::Learner;
 use crate::metrics::{Accumulator, Log, MetricsFile, Row};
 use crate::replay::ReplayBuffer;
-use crate::RunError;
 use crate::selfplay::{SelfPlay, SelfPlayConfig};
+use crate::RunError;
 use engine::{MoveTable, Rules};
 use indicatif::ProgressBar;
 use nn::evaluator::NetEvaluator;
@@ -223,7 +223,8 @@ impl Run {
             self.metrics.write(&row).map_err(RunError::io("write", &self.metrics_path))?;
         }
         let c = &self.cumulative;
-        let fr = if c.would_resign > 0 { format!("{}/{}", c.false_resign, c.would_resign) } else { "none measured".into() };
+        let fr =
+            if c.would_resign > 0 { format!("{}/{}", c.false_resign, c.would_resign) } else { "none measured".into() };
         let rate = |n: u64, t: f64| if t > 0.0 { format!("{:.2}", n as f64 / t) } else { "-".into() };
         let line = format!(
             "stopped: {stop}; step {}, {} games, {} positions; this session: {:.0} s, {} games, \
@@ -280,4 +281,3 @@ fn report_line(row: &Row, cum: &Accumulator) -> String {
         f(row.train_steps_per_s),
     )
 }
-

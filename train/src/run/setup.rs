@@ -4,13 +4,13 @@
 
 use super::schedule::Schedule;
 use super::{Run, RunOptions};
-use crate::RunError;
 use crate::bootstrap::{Teacher, TeacherConfig};
 use crate::config::RunConfig;
 use crate::learner::{self, checkpoint_name, find_latest, Learner};
 use crate::metrics::{Accumulator, Log, MetricsFile};
 use crate::replay::{list_games, GameFile, GameFileError, ReplayBuffer};
 use crate::selfplay::SelfPlayConfig;
+use crate::RunError;
 use engine::{record, MoveTable, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
 use nn::checkpoint::{self, Checkpoint};
@@ -58,9 +58,7 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleC
             }
             r.clone()
         }
-        (None, None) => {
-            return Err(RunError::NoConfig { dir: opts.run_dir.clone() })
-        }
+        (None, None) => return Err(RunError::NoConfig { dir: opts.run_dir.clone() }),
     };
     for s in &opts.sets {
         cfg.set_field(s)?;
@@ -215,7 +213,8 @@ fn load_network(
             let c = Checkpoint::random(cfg.net(), rules_tag, cfg.seed, device);
             let name = checkpoint_name(0);
             checkpoint::save(dirs.checkpoints.join(&name), &c)?;
-            learner::write_latest(&dirs.checkpoints, &name).map_err(RunError::io("write", dirs.checkpoints.join("latest")))?;
+            learner::write_latest(&dirs.checkpoints, &name)
+                .map_err(RunError::io("write", dirs.checkpoints.join("latest")))?;
             (c, Some(name), None)
         }
     };
@@ -358,6 +357,11 @@ pub(super) struct Dirs {
 
 impl Dirs {
     fn new(run: &Path) -> Dirs {
-        Dirs { run: run.to_path_buf(), checkpoints: run.join("checkpoints"), games: run.join("games"), eval: run.join("eval") }
+        Dirs {
+            run: run.to_path_buf(),
+            checkpoints: run.join("checkpoints"),
+            games: run.join("games"),
+            eval: run.join("eval"),
+        }
     }
 }

@@ -3,11 +3,11 @@
 //! written, counted and added to the window).
 
 use super::{evaluation, report_line, setup, Run};
-use crate::RunError;
+use crate::games::Finished;
 use crate::learner::{is_evaluated, prune};
 use crate::metrics::Accumulator;
-use crate::games::Finished;
 use crate::selfplay::SelfPlay;
+use crate::RunError;
 use engine::{Outcome, WinReason};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -93,7 +93,8 @@ impl Run {
                     if self.teacher.is_some() {
                         self.log.line(&format!("bootstrap done: self-play from step {}", self.learner.step()));
                     }
-                    self.selfplay = Some(SelfPlay::new(self.sp_cfg.clone(), self.table.clone(), next, self.learner.step()));
+                    self.selfplay =
+                        Some(SelfPlay::new(self.sp_cfg.clone(), self.table.clone(), next, self.learner.step()));
                 }
                 let sp = self.selfplay.as_mut().expect("set up above");
                 let (finished, st) = sp.round(&mut self.evaluator);
