@@ -1,9 +1,24 @@
-//! The project's piece values, one table per purpose, each number with its source.
+//! The project's piece values: two named tables, one per purpose, each number with its source.
 //!
-//! - [`search_value`]: the alpha-beta engine's material evaluation, move ordering, MCTS
-//!   capture priors of the material evaluator and the encoding's cheaper-capturer planes.
-//! - [`material_value`]: plain material for arena adjudication and the network's material
-//!   target.
+//! - [`search_value`]: the alpha-beta engine's material evaluation and move ordering, the MCTS
+//!   material evaluator's capture priors, and the encoding's cheaper-capturer planes. Tuned for
+//!   play: the alpha-beta engine's self-play matches chose the terms around it (BENCHMARKS.md,
+//!   "Alpha-beta baseline"), and it is the evaluation of the yardstick every strength figure of
+//!   the project is measured against.
+//! - [`material_value`]: plain material for arena adjudication ([`material_balance`]) and the
+//!   network's material target (the game's final balance). Its job is to be a stable unit: every
+//!   adjudicated arena record, every run config's `eval_adjudicate_cp`, the ladder's protocol
+//!   (`--adjudicate-material 2500`) and the shipped network's material head are in it.
+//!
+//! Why not one table: measured in the redesign (BENCHMARKS.md, "Piece values"), the two
+//! tables adjudicate equally well. Over 7,795 arena games that ended by the rules, material
+//! adjudication after 16 plies would have decided 27.5% of its games (`material_value`, 2,000
+//! cp) and 24.1% (`search_value`, 3,000 cp) for the side that went on to lose, at the same
+//! coverage; and 100 games of the ladder protocol (MCTS 64 visits against depth 2) adjudicated
+//! at `material_value` 2,500 cp and at the `search_value` margin exceeded as often (3,850 cp)
+//! gave the same 9 adjudications and the same result in every game. Merging them would change
+//! the unit of every recorded margin and of the network's material target for no measured
+//! gain, and would tie adjudication to whatever the search's tuning needs next.
 //!
 //! # Search values
 //!
@@ -110,9 +125,17 @@ pub const fn search_value(kind: Kind) -> i32 {
 /// Value used to order captures of a royal first (never added to a score).
 pub const ROYAL_ORDER_VALUE: i32 = 50_000;
 
-/// Rough plain-material values in centipawns (Pawn = 100) by the type a piece moves as, for
-/// adjudication only (not the search's evaluation). Royals (King, Prince) count 0: losing
-/// them ends the game by the rules. Sources: usual Tenjiku piece rankings, rounded.
+/// Plain-material values in centipawns (Pawn = 100) by the type a piece moves as, for
+/// adjudication and the network's material target (not the search's evaluation). Royals (King,
+/// Prince) count 0: losing them ends the game by the rules.
+///
+/// Source of every number: the arena's own estimate when it was built (issue 3, commit
+/// 4d741fb), a ranking of the movement types rounded to 50 or 100 cp, with no outside source.
+/// Against the search table it is compressed at the top (the generals, the Lion family and the
+/// Fire Demon at 1,200–2,500 cp rather than 2,500–4,000) and orders a few strong pieces
+/// differently (Rook General above Lion, Heavenly Tetrarch level with Lion). Kept unchanged
+/// since, as the unit of every adjudicated record; the module documentation says why it stays a
+/// table of its own, and what measuring the alternative showed.
 pub const fn material_value(k: Kind) -> i32 {
     use Kind::*;
     match k {
