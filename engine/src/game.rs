@@ -26,6 +26,8 @@ pub enum WinReason {
     RoyalCaptured,
     /// The loser had no legal move (§9).
     NoLegalMoves,
+    /// The loser had moves, but the repetition rule forbade every one of them (§9).
+    NoLegalMovesByRepetition,
     /// HaChu's repetition option: the repeating side loses (or wins when in check).
     Repetition,
     Resignation,
@@ -73,6 +75,9 @@ impl Outcome {
                 let why = match reason {
                     WinReason::RoyalCaptured => "the last royal was taken",
                     WinReason::NoLegalMoves => "the opponent has no legal move",
+                    WinReason::NoLegalMovesByRepetition => {
+                        "the opponent has no legal move: the repetition rule forbids all of its moves"
+                    }
                     WinReason::Repetition => "repetition",
                     WinReason::Resignation => "resignation",
                     WinReason::Adjudication => "adjudication",
@@ -195,13 +200,26 @@ impl Game {
             (0, _) => Some(Outcome::Win { winner: us.other(), reason: WinReason::RoyalCaptured }),
             (_, 0) => Some(Outcome::Win { winner: us, reason: WinReason::RoyalCaptured }),
             _ => {
-                if self.legal_moves().is_empty() {
+                if !self.legal_moves().is_empty() {
+                    None
+                } else if self.candidate_moves().is_empty() {
                     Some(Outcome::Win { winner: us.other(), reason: WinReason::NoLegalMoves })
                 } else {
-                    None
+                    Some(Outcome::Win { winner: us.other(), reason: WinReason::NoLegalMovesByRepetition })
                 }
             }
         }
+    }
+
+    /// Every move of the position by move generation, those the repetition rule forbids now
+    /// included (empty once the game is over). Read a player's move text against these, then
+    /// [`Game::play`] it: a forbidden move is refused for its real reason, the repetition rule.
+    pub fn candidate_moves(&self) -> Vec<Move> {
+        let mut list = MoveList::new();
+        if self.outcome.is_none() {
+            generate(&self.pos, &self.table, &mut list);
+        }
+        list.as_slice().to_vec()
     }
 
     /// The legal moves now: move generation minus what the repetition rule forbids.

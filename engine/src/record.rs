@@ -225,6 +225,23 @@ impl GameRecord {
         Ok(game)
     }
 
+    /// Where the rules contradict the record: `game` is this record replayed to its end; when
+    /// the rules ended it, the `Result` tag must say the same (a game still going by the rules
+    /// may end by resignation or adjudication, with any result). One line, or `None`.
+    pub fn contradiction(&self, game: &Game) -> Option<String> {
+        let o = game.outcome()?;
+        let by_rules = RecordResult::from_outcome(Some(o));
+        (by_rules != self.result).then(|| {
+            format!(
+                "the record's result is {}, but the rules end the game {} ({}) after move {}",
+                self.result.text(),
+                by_rules.text(),
+                o.describe(),
+                game.ply_count()
+            )
+        })
+    }
+
     /// The record as text, tags first (the roster in its order, then the others), then the
     /// numbered movetext wrapped at 80 columns, then the result; ends with a newline.
     pub fn to_text(&self) -> String {
@@ -276,7 +293,9 @@ pub fn play_text(game: &mut Game, text: &str) -> Result<Move, PlayError> {
     if let Some(o) = game.outcome() {
         return Err(PlayError::GameOver(o.describe()));
     }
-    let m = notation::parse_cecp_in(game.position(), &game.legal_moves(), text)?;
+    // Against every generated move, so that one the repetition rule forbids is refused by
+    // `Game::play` with that reason rather than as a move the piece cannot make.
+    let m = notation::parse_cecp_in(game.position(), &game.candidate_moves(), text)?;
     game.play(m)?;
     Ok(m)
 }

@@ -311,7 +311,7 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Parts<'a>, CheckpointError>
     if header.format_version != FORMAT_VERSION {
         return Err(CheckpointError::FormatVersion { path: p(), found: header.format_version });
     }
-    header.network.validate().map_err(|e| CheckpointError::BadHeader { path: p(), msg: e.0 })?;
+    header.network.validate().map_err(|e| CheckpointError::BadHeader { path: p(), msg: e.to_string() })?;
 
     Ok(Parts {
         header,
@@ -368,7 +368,13 @@ pub fn read_header(path: impl AsRef<Path>) -> Result<Header, CheckpointError> {
 pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<Checkpoint, CheckpointError> {
     let path = path.as_ref();
     let bytes = read(path)?;
-    let parts = parse(path, &bytes)?;
+    from_bytes(path, &bytes, device)
+}
+
+/// A checkpoint from the bytes of a file (`path` names it in errors): the checks of [`load`],
+/// in the same order.
+pub fn from_bytes(path: &Path, bytes: &[u8], device: &Device) -> Result<Checkpoint, CheckpointError> {
+    let parts = parse(path, bytes)?;
     check_compatible(path, &parts.header)?;
     let rec_err = |msg: String| CheckpointError::Record { path: path.to_path_buf(), msg: one_line(&msg) };
     let record =

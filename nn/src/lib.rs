@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod encoding;
 pub mod evaluator;
 pub mod files;
+pub mod host;
 pub mod inference;
 pub mod network;
 pub mod policy;

@@ -17,7 +17,6 @@
 //! `POLICY_SIZE - 1`. The value head's outputs are logits from the point of view of the side to
 //! move; [`crate::inference`] turns them into probabilities.
 
-use std::fmt;
 use std::path::Path;
 
 use burn::module::{Module, Param};
@@ -71,27 +70,36 @@ fn default_input_kernel() -> usize {
     3
 }
 
-/// A configuration error, one line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// A network config that cannot be used, one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read network config {path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("{path}: {error}")]
+    InFile { path: String, error: Box<ConfigError> },
+    /// TOML that does not parse, or a field missing, unknown or of the wrong type.
+    #[error("bad network config: {msg}")]
+    Toml { msg: String },
+    #[error("bad network config: '{field}' is {value}, expected {range}")]
+    OutOfRange { field: &'static str, value: usize, range: String },
+    #[error("bad network config: {parameters} parameters, more than the {MAX_PARAMETERS} a network may have")]
+    TooLarge { parameters: u64 },
 }
 
-impl std::error::Error for ConfigError {}
+/// Ranges of the sizes of a network config (documented in `configs/net-cpu.toml`).
+pub const MAX_BLOCKS: usize = 64;
+pub const MAX_CHANNELS: usize = 1024;
+pub const MAX_VALUE_CHANNELS: usize = 256;
+pub const MAX_VALUE_HIDDEN: usize = 4096;
+/// The most parameters a network may have (2^28: 1 GiB of f32 weights, about 5 GiB to train).
+pub const MAX_PARAMETERS: u64 = 1 << 28;
 
 impl NetConfig {
     /// Parse a config from TOML text. Unknown or missing fields are an error naming the field.
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
-        let cfg: NetConfig = toml::from_str(text).map_err(|e| {
-            // toml's message is several lines (with a source excerpt); keep the last, which names
-            // the problem and the field.
-            let msg = e.message().trim().replace('\n', " ");
-            ConfigError(format!("bad network config: {msg}"))
-        })?;
+        // toml's message is several lines (with a source excerpt); keep it on one.
+        let cfg: NetConfig =
+            toml::from_str(text).map_err(|e| ConfigError::Toml { msg: e.message().trim().replace('\n', " ") })?;
         cfg.validate()?;
         Ok(cfg)
     }
@@ -99,9 +107,10 @@ impl NetConfig {
     /// Read a config file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
         let path = path.as_ref();
+        let shown = path.display().to_string();
         let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError(format!("cannot read network config {}: {e}", path.display())))?;
-        Self::from_toml(&text).map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+            .map_err(|e| ConfigError::Read { path: shown.clone(), reason: e.to_string() })?;
+        Self::from_toml(&text).map_err(|e| ConfigError::InFile { path: shown, error: Box::new(e) })
     }
 
     /// The config as TOML text (the form checkpoints store).
@@ -109,32 +118,65 @@ impl NetConfig {
         toml::to_string(self).expect("NetConfig serialises")
     }
 
-    /// Check the sizes make a network.
+    /// Check every size against its range, and the whole against [`MAX_PARAMETERS`], before
+    /// anything is allocated.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let positive = [
-            ("channels", self.channels),
-            ("policy_channels", self.policy_channels),
-            ("value_channels", self.value_channels),
-            ("value_hidden", self.value_hidden),
+        let ranges = [
+            ("blocks", self.blocks, 0, MAX_BLOCKS),
+            ("channels", self.channels, 1, MAX_CHANNELS),
+            ("policy_channels", self.policy_channels, 1, MAX_CHANNELS),
+            ("value_channels", self.value_channels, 1, MAX_VALUE_CHANNELS),
+            ("value_hidden", self.value_hidden, 1, MAX_VALUE_HIDDEN),
+            ("se_ratio", self.se_ratio, 0, self.channels),
         ];
-        for (name, v) in positive {
-            if v == 0 {
-                return Err(ConfigError(format!("bad network config: '{name}' must be at least 1")));
+        for (field, value, lo, hi) in ranges {
+            if !(lo..=hi).contains(&value) {
+                let range = if field == "se_ratio" {
+                    format!("0 (off) to 'channels' ({hi})")
+                } else {
+                    format!("{lo} to {hi}")
+                };
+                return Err(ConfigError::OutOfRange { field, value, range });
             }
         }
         if self.input_kernel != 1 && self.input_kernel != 3 {
-            return Err(ConfigError(format!(
-                "bad network config: 'input_kernel' must be 1 or 3, not {}",
-                self.input_kernel
-            )));
+            return Err(ConfigError::OutOfRange { field: "input_kernel", value: self.input_kernel, range: "1 or 3".into() });
         }
-        if self.se_ratio > self.channels {
-            return Err(ConfigError(format!(
-                "bad network config: 'se_ratio' ({}) must not exceed 'channels' ({})",
-                self.se_ratio, self.channels
-            )));
+        let parameters = self.parameter_count();
+        if parameters > MAX_PARAMETERS {
+            return Err(ConfigError::TooLarge { parameters });
         }
         Ok(())
+    }
+
+    /// Trainable parameters (weights and biases; batch-norm scales and shifts included), as
+    /// [`NetConfig::flops_per_position`] counts the layers.
+    pub fn parameter_count(&self) -> u64 {
+        let s = SQUARES as u64;
+        let c = self.channels as u64;
+        let conv = |k: u64, cin: u64, cout: u64| k * k * cin * cout + cout;
+        let bn = |ch: u64| 2 * ch;
+        let fc = |i: u64, o: u64| i * o + o;
+        let k = self.input_kernel as u64;
+        let mut n = conv(k, NUM_PLANES as u64, c) + bn(c);
+        n += self.blocks as u64 * 2 * (conv(3, c, c) + bn(c));
+        let se = self.se_channels() as u64;
+        if se > 0 {
+            n += self.blocks as u64 * (fc(c, se) + fc(se, 2 * c));
+        }
+        let p = self.policy_channels as u64;
+        n += conv(3, c, p) + bn(p) + conv(1, p, NUM_MOVE_PLANES as u64) + fc(p, 1);
+        let v = self.value_channels as u64;
+        let h = self.value_hidden as u64;
+        let scalar_head = |out: u64| conv(1, c, v) + bn(v) + fc(v * s, h) + fc(h, out);
+        n += scalar_head(3);
+        if self.moves_left_head {
+            n += scalar_head(1);
+        }
+        if self.material_head {
+            n += scalar_head(1);
+        }
+        n
     }
 
     /// Width of the squeeze-excitation bottleneck (0 when off).

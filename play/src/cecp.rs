@@ -34,6 +34,11 @@ use search::{Clock, EngineSpec, Limits, Player, SpecError, Thinking};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
+use search::alphabeta::MAX_DEPTH;
+use search::MAX_MOVE_TIME;
+
+/// The most time on a clock that `time`, `otim` and `level` may set: a year, in centiseconds.
+pub const MAX_CLOCK_CS: i64 = 365 * 24 * 3600 * 100;
 
 /// The variant name announced to the GUI.
 pub const VARIANT: &str = "tenjiku";
@@ -294,18 +299,29 @@ impl<W: Write> Cecp<W> {
             "remove" => self.take_back(2)?,
             "level" => self.level(line, arg)?,
             "st" => match arg.parse::<f64>() {
-                Ok(s) if s > 0.0 && Duration::try_from_secs_f64(s).is_ok() => {
-                    self.tc.movetime = Duration::try_from_secs_f64(s).ok()
+                Ok(s) if s > 0.0 && s <= MAX_MOVE_TIME.as_secs_f64() => {
+                    self.tc.movetime = Some(Duration::from_secs_f64(s))
                 }
-                _ => writeln!(self.out, "Error (bad seconds): {line}")?,
+                _ => writeln!(
+                    self.out,
+                    "Error (st takes seconds per move, more than 0 and at most {}): {line}",
+                    MAX_MOVE_TIME.as_secs()
+                )?,
             },
             "sd" => match arg.parse::<u32>() {
-                Ok(d) if d > 0 => self.tc.depth = Some(d),
-                _ => writeln!(self.out, "Error (bad depth): {line}")?,
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => self.tc.depth = Some(d),
+                _ => writeln!(self.out, "Error (sd takes a depth from 1 to {MAX_DEPTH}): {line}")?,
             },
             "time" => match arg.parse::<i64>() {
-                Ok(cs) => self.tc.remaining = Some(Duration::from_millis((cs.max(0) as u64).saturating_mul(10))),
-                _ => writeln!(self.out, "Error (bad time): {line}")?,
+                Ok(cs) if (0..=MAX_CLOCK_CS).contains(&cs) => {
+                    self.tc.remaining = Some(Duration::from_millis(cs as u64 * 10))
+                }
+                // A clock already run out is XBoard's way of saying "hurry": treat it as zero.
+                Ok(cs) if cs < 0 => self.tc.remaining = Some(Duration::ZERO),
+                _ => writeln!(
+                    self.out,
+                    "Error (time takes centiseconds on the clock, 0 to {MAX_CLOCK_CS}): {line}"
+                )?,
             },
             "post" => self.post = true,
             "nopost" => self.post = false,
@@ -353,16 +369,20 @@ impl<W: Write> Cecp<W> {
         };
         let parsed =
             (f.len() == 3).then(|| Some((f[0].parse::<u32>().ok()?, base(f[1])?, f[2].parse::<f64>().ok()?))).flatten();
-        let durations = parsed.and_then(|(mps, b, inc)| {
-            Some((mps, Duration::try_from_secs_f64(b).ok()?, Duration::try_from_secs_f64(inc).ok()?))
-        });
+        let max = MAX_CLOCK_CS as f64 / 100.0;
+        let seconds = |x: f64| (0.0..=max).contains(&x).then(|| Duration::from_secs_f64(x));
+        let durations = parsed.and_then(|(mps, b, inc)| Some((mps, seconds(b)?, seconds(inc)?)));
         match durations {
             Some(level) => {
                 self.tc.level = Some(level);
                 self.tc.movetime = None;
                 Ok(())
             }
-            _ => writeln!(self.out, "Error (expected 'level MPS BASE INC'): {line}"),
+            _ => writeln!(
+                self.out,
+                "Error (expected 'level MPS BASE INC', BASE and INC at most {} seconds): {line}",
+                MAX_CLOCK_CS / 100
+            ),
         }
     }
 

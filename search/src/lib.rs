@@ -15,4 +15,4 @@ pub mod values;
 
 pub use player::{Clock, Limits, Player, RandomPlayer, Thinking};
 pub use seed::mix_seed;
-pub use spec::{parse_duration, EngineSpec, SpecError};
+pub use spec::{parse_duration, EngineSpec, SpecError, MAX_MOVE_TIME};

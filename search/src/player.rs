@@ -9,6 +9,7 @@ use engine::Move;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use crate::spec::MAX_MOVE_TIME;
 use std::time::Duration;
 
 /// How long an engine may think. Unset fields are unlimited; with nothing set the engine uses
@@ -34,15 +35,19 @@ pub struct Clock {
 }
 
 impl Limits {
-    /// The time to spend on this move, if any limit is time-based, with a safety margin.
+    /// The time to spend on this move, if any limit is time-based, with a safety margin; never
+    /// more than [`MAX_MOVE_TIME`] (a deadline that far ahead still fits every clock), whatever
+    /// the limits say.
     pub fn time_budget(&self) -> Option<Duration> {
-        let mut best: Option<Duration> =
-            self.movetime.map(|t| t.mul_f64(0.95).saturating_sub(Duration::from_millis(5)));
+        let max = MAX_MOVE_TIME.as_secs_f64();
+        let mut best: Option<Duration> = self
+            .movetime
+            .map(|t| t.min(MAX_MOVE_TIME).mul_f64(0.95).saturating_sub(Duration::from_millis(5)));
         if let Some(c) = self.clock {
             let moves = if c.moves_to_go > 0 { c.moves_to_go as f64 } else { 40.0 };
             let t = c.remaining.as_secs_f64() / moves + c.increment.as_secs_f64() * 0.8;
             let t = t.min(c.remaining.as_secs_f64() * 0.5);
-            let d = Duration::from_secs_f64(t.max(0.0));
+            let d = Duration::from_secs_f64(if t.is_nan() { 0.0 } else { t.clamp(0.0, max) });
             best = Some(best.map_or(d, |b| b.min(d)));
         }
         best
@@ -98,5 +103,23 @@ impl Player for RandomPlayer {
     }
     fn choose(&mut self, game: &Game, _info: &mut dyn FnMut(&Thinking)) -> Move {
         *game.legal_moves().choose(&mut self.rng).expect("choose called on a finished game")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_budgets_of_any_limits_fit_a_deadline() {
+        let huge = Duration::MAX;
+        let l = Limits { movetime: Some(huge), ..Limits::default() };
+        assert!(l.time_budget().unwrap() <= MAX_MOVE_TIME);
+        let clock = Clock { remaining: huge, increment: huge, moves_to_go: 0 };
+        let l = Limits { clock: Some(clock), ..Limits::default() };
+        assert!(l.time_budget().unwrap() <= MAX_MOVE_TIME);
+        assert!(std::time::Instant::now().checked_add(l.time_budget().unwrap()).is_some());
+        let l = Limits { movetime: Some(Duration::from_millis(1)), ..Limits::default() };
+        assert_eq!(l.time_budget(), Some(Duration::ZERO));
     }
 }

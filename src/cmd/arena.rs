@@ -15,11 +15,12 @@ pub struct Args {
     /// Engine B (the opponent).
     #[arg(long = "b", value_name = "SPEC")]
     b: String,
-    /// Number of games (played in pairs from one opening, colours swapped).
-    #[arg(long)]
+    /// Number of games (played in pairs from one opening, colours swapped); 1 to 1,000,000.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games: u32,
-    /// Random plies from the start position (or the openings file's position) per opening.
-    #[arg(long, value_name = "K", default_value_t = 8)]
+    /// Random plies from the start position (or the openings file's position) per opening;
+    /// 0 to 200.
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=200))]
     openings: u32,
     /// Opening positions, one FEN per line (blank lines and '#' comments skipped), used in turn.
     #[arg(long, value_name = "FILE")]
@@ -31,9 +32,9 @@ pub struct Args {
     /// Search depth of the --balanced check.
     #[arg(long, value_name = "D", default_value_t = 3, requires = "balanced")]
     balance_depth: u32,
-    /// Games played at once, on threads.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
+    /// Games played at once, on threads; 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    concurrency: u16,
     /// Seed for openings and per-game engine seeds.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -52,18 +53,19 @@ pub struct Args {
     /// SPRT false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
-    /// Adjudicate a win for a side ahead by at least CP centipawns of plain material...
-    #[arg(long, value_name = "CP")]
+    /// Adjudicate a win for a side ahead by at least CP centipawns of plain material (1 to
+    /// 1,000,000)...
+    #[arg(long, value_name = "CP", value_parser = clap::value_parser!(i32).range(1..=1_000_000))]
     adjudicate_material: Option<i32>,
-    /// ...for this many consecutive plies.
-    #[arg(long, value_name = "M", default_value_t = 20, requires = "adjudicate_material")]
+    /// ...for this many consecutive plies (1 to 100,000).
+    #[arg(long, value_name = "M", default_value_t = 20, requires = "adjudicate_material", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     adjudicate_plies: u32,
     /// The piece values that count material for adjudication: `material` (the adjudication
     /// table, default) or `search` (the alpha-beta table; to compare the two).
     #[arg(long, value_name = "TABLE", default_value = "material", value_parser = ["material", "search"], requires = "adjudicate_material")]
     adjudication_values: String,
-    /// Adjudicate a draw at this many plies (default: the rules' ply cap).
-    #[arg(long, value_name = "N")]
+    /// Adjudicate a draw at this many plies (default: the rules' ply cap); 1 to 1,000,000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_plies: Option<u32>,
     /// Rules preset (standard, house, hachu) or a rules TOML file.
     #[arg(long, default_value = "standard")]
@@ -115,7 +117,7 @@ pub fn run(a: Args) -> Result<()> {
             Some(max_cp) => Some(Balance { depth: a.balance_depth, max_cp: max_cp.min(i32::MAX as u32) as i32 }),
             None => None,
         },
-        concurrency: a.concurrency,
+        concurrency: a.concurrency as usize,
         seed: a.seed,
         adjudication: Adjudication {
             material: a.adjudicate_material.map(|cp| (cp, a.adjudicate_plies)),

@@ -8,26 +8,26 @@ pub struct Args {
     #[arg(default_value = "movegen")]
     what: String,
     /// Perft depth for the leaf-throughput runs.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=6))]
     depth: u32,
     /// mcts: the network config (a random network of it is used).
     #[arg(long, default_value = "configs/net-cpu.toml")]
     config: String,
-    /// mcts: concurrent games, comma-separated settings.
-    #[arg(long, default_value = "1,64", value_delimiter = ',')]
-    games: Vec<usize>,
-    /// mcts: visits per search.
-    #[arg(long, default_value_t = 64)]
+    /// mcts: concurrent games, comma-separated settings (each 1 to 4096).
+    #[arg(long, default_value = "1,64", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=4096))]
+    games: Vec<u16>,
+    /// mcts: visits per search (1 to 100,000).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     visits: u32,
-    /// mcts: Gumbel considered moves (0 = PUCT).
-    #[arg(long, default_value_t = 16)]
-    gumbel: usize,
-    /// mcts: leaves per tree per network call (PUCT only; one game needs several).
-    #[arg(long, default_value_t = 8)]
-    batch: usize,
-    /// mcts: driver threads, comma-separated settings.
-    #[arg(long, default_value = "1,2", value_delimiter = ',')]
-    threads: Vec<usize>,
+    /// mcts: Gumbel considered moves (0 = PUCT, else 2 to 256).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(0..=256))]
+    gumbel: u16,
+    /// mcts: leaves per tree per network call (PUCT only; one game needs several); 1 to 4096.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    batch: u16,
+    /// mcts: driver threads, comma-separated settings (each 1 to 1024).
+    #[arg(long, default_value = "1,2", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Vec<u16>,
     /// mcts: Burn backend: cpu, flex, ndarray, wgpu, cuda as compiled in, or `default` (the best one).
     #[arg(long, default_value = "cpu")]
     backend: String,
@@ -42,6 +42,9 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 fn mcts(a: Args) -> Result<()> {
+    if a.gumbel == 1 {
+        bail!("--gumbel 1: expected 0 (PUCT) or 2 to 256 considered moves");
+    }
     let cfg = nn::NetConfig::load(&a.config)?;
     let device = nn::backend::device_by_name(&a.backend).map_err(anyhow::Error::msg)?;
     println!(
@@ -61,11 +64,11 @@ fn mcts(a: Args) -> Result<()> {
         for &games in &a.games {
             for &threads in &a.threads {
                 let b = play::bench::MctsBench {
-                    games,
+                    games: games as usize,
                     visits: a.visits,
-                    gumbel: (a.gumbel > 0).then_some(a.gumbel),
-                    batch_per_tree: if a.gumbel > 0 { 1 } else { a.batch },
-                    threads,
+                    gumbel: (a.gumbel > 0).then_some(a.gumbel as usize),
+                    batch_per_tree: if a.gumbel > 0 { 1 } else { a.batch as usize },
+                    threads: threads as usize,
                 };
                 let r = play::bench::mcts_speed(&cfg, &device, &pos, &b);
                 println!(

@@ -12,9 +12,9 @@ pub struct Args {
     /// Random seed: the same seed gives the same game.
     #[arg(long)]
     seed: u64,
-    /// Stop after this many plies (the game may end earlier).
-    #[arg(long, default_value_t = 200)]
-    plies: usize,
+    /// Stop after this many plies (the game may end earlier); 0 to 100,000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    plies: u32,
     #[command(flatten)]
     pos: PositionArgs,
 }
@@ -24,7 +24,7 @@ pub fn run(a: Args) -> Result<()> {
     let mut game = Game::new(Arc::new(t), pos);
     let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
     println!("start {}", game.position().to_fen());
-    while !game.is_over() && game.ply_count() < a.plies {
+    while !game.is_over() && game.ply_count() < a.plies as usize {
         let moves = game.legal_moves();
         let &m = moves.choose(&mut rng).expect("a game that is not over has a legal move");
         let before = *game.position();

@@ -54,6 +54,11 @@ pub fn run(a: Args) -> Result<()> {
             bail!("--ply {ply}: game {} of {name} has only {} plies", a.index, rec.moves.len());
         }
         let game = rec.replay_to(ply).with_context(|| format!("{name}"))?;
+        if ply == rec.moves.len() {
+            if let Some(why) = rec.contradiction(&game) {
+                eprintln!("warning: game {} of {name}: {why}", a.index);
+            }
+        }
         let tag = |k: &str| rec.tag(k).unwrap_or("?").to_string();
         notes.push(format!(
             "game {} of {}: Black {} vs White {}, result {} ({})",

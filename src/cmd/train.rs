@@ -38,12 +38,23 @@ pub struct Args {
     /// logged in train.log.
     #[arg(long = "set", value_name = "FIELD=VALUE")]
     set: Vec<String>,
-    /// Stop after this many minutes (with a checkpoint).
-    #[arg(long)]
+    /// Stop after this many minutes (with a checkpoint); more than 0, at most a year.
+    #[arg(long, value_parser = minutes)]
     max_minutes: Option<f64>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// When the run directory has checkpoints and none of them loads, start again from a random
+    /// network instead of refusing (the unloadable ones are kept in checkpoints/unloadable/).
+    #[arg(long)]
+    start_over: bool,
+}
+
+fn minutes(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(m) if m > 0.0 && m <= 365.0 * 24.0 * 60.0 => Ok(m),
+        _ => Err(format!("'{s}' is not a number of minutes from more than 0 to 525600 (a year)")),
+    }
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -57,6 +68,7 @@ pub fn run(a: Args) -> Result<()> {
         bootstrap: a.bootstrap,
         sets: a.set,
         progress: !a.quiet && std::io::stderr().is_terminal(),
+        start_over: a.start_over,
     };
     let s = train::run(&opts)?;
     println!("{}: step {}, {} games, {} positions ({})", opts.run_dir.display(), s.step, s.games, s.positions, s.stop);

@@ -45,15 +45,6 @@ pub enum ConfigError {
     Bootstrap { found: String },
 }
 
-fn default_backend() -> String {
-    "default".into()
-}
-fn default_rules() -> String {
-    "standard".into()
-}
-fn default_baseline() -> String {
-    "alphabeta:depth=1".into()
-}
 fn default_bootstrap_engine() -> String {
     "alphabeta:depth=2".into()
 }
@@ -101,9 +92,7 @@ impl Bootstrap {
 pub struct RunConfig {
     // --- network and machine ---
     pub network: String,
-    #[serde(default = "default_rules")]
     pub rules: String,
-    #[serde(default = "default_backend")]
     pub backend: String,
     pub seed: u64,
     /// Worker threads of the search driver (tree work between network calls).
@@ -171,7 +160,6 @@ pub struct RunConfig {
     pub eval_every_checkpoints: u64,
     pub eval_games: u32,
     pub eval_visits: u32,
-    #[serde(default = "default_baseline")]
     pub eval_baseline: String,
     pub eval_max_plies: u32,
     pub eval_adjudicate_cp: i32,
@@ -187,6 +175,43 @@ pub struct RunConfig {
     /// run's `config.toml`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub net: Option<NetConfig>,
+}
+
+/// Ranges of a run config's counts (also written in `configs/cpu.toml`).
+pub const MAX_THREADS: u64 = 1024;
+pub const MAX_CONCURRENT_GAMES: u64 = 4096;
+pub const MAX_VISITS: u64 = 1_000_000;
+pub const MAX_PLIES: u64 = 100_000;
+pub const MAX_WINDOW_POSITIONS: u64 = 100_000_000;
+pub const MAX_BATCH_SIZE: u64 = 8192;
+
+/// Rough bytes one position of the replay window holds (the decoded sample, ~0.5 KB, and its
+/// policy target of up to a few hundred moves, 8 bytes each).
+const WINDOW_BYTES_PER_POSITION: u64 = 3 << 10;
+/// Rough bytes one tree of a self-play game holds per visit (a node and its ~85–240 edges).
+const TREE_BYTES_PER_VISIT: u64 = 4 << 10;
+
+impl RunConfig {
+    /// A rough upper estimate of the memory a run needs, by part: the network with its
+    /// gradients and optimiser moments, one training batch (inputs, full policy logits and
+    /// their gradients, the tower's activations), the replay window, and the self-play trees and
+    /// their evaluation batch. Compared with the memory the machine has before the run starts.
+    pub fn memory_estimate(&self) -> Vec<(&'static str, u64)> {
+        let net = self.net();
+        let squares = 256u64;
+        let per_batch_position = (nn::encoding::INPUT_SIZE as u64 + 3 * nn::policy::POLICY_SIZE as u64) * 4
+            + net.blocks as u64 * net.channels as u64 * squares * 4 * 8;
+        let games = self.concurrent_games as u64;
+        vec![
+            ("the network and its optimiser state", net.parameter_count() * 4 * 5),
+            ("a training batch (batch_size)", self.batch_size as u64 * per_batch_position),
+            ("the replay window (window_positions)", self.window_positions as u64 * WINDOW_BYTES_PER_POSITION),
+            (
+                "the self-play trees (concurrent_games x visits)",
+                games * (self.visits as u64 + 1) * TREE_BYTES_PER_VISIT + games * nn::encoding::INPUT_SIZE as u64 * 4,
+            ),
+        ]
+    }
 }
 
 /// Fields that may change between the start of a run and a resume (how and how long it runs,
@@ -282,17 +307,31 @@ impl RunConfig {
     pub fn validate(&self) -> Result<(), FieldError> {
         let bad = |field: &'static str, why: &str| Err(FieldError { field, why: why.to_string() });
         let fraction = |x: f64| (0.0..=1.0).contains(&x);
-        if self.threads == 0 {
-            return bad("threads", "must be at least 1");
-        }
-        if self.concurrent_games == 0 {
-            return bad("concurrent_games", "must be at least 1");
-        }
-        if self.visits == 0 {
-            return bad("visits", "must be at least 1");
-        }
-        if self.gumbel_considered < 2 {
-            return bad("gumbel_considered", "must be at least 2");
+        // Counts and sizes: each in its documented range (configs/cpu.toml).
+        let counts: [(&'static str, u64, u64, u64); 17] = [
+            ("threads", self.threads as u64, 1, MAX_THREADS),
+            ("concurrent_games", self.concurrent_games as u64, 1, MAX_CONCURRENT_GAMES),
+            ("visits", self.visits as u64, 1, MAX_VISITS),
+            ("gumbel_considered", self.gumbel_considered as u64, 2, 256),
+            ("temperature_plies", self.temperature_plies as u64, 0, MAX_PLIES),
+            ("resign_plies", self.resign_plies as u64, 0, MAX_PLIES),
+            ("max_plies", self.max_plies as u64, 0, MAX_PLIES),
+            ("bootstrap_random_plies", self.bootstrap_random_plies as u64, 0, MAX_PLIES),
+            ("window_positions", self.window_positions as u64, 1, MAX_WINDOW_POSITIONS),
+            ("batch_size", self.batch_size as u64, 1, MAX_BATCH_SIZE),
+            ("checkpoint_every_steps", self.checkpoint_every_steps, 1, u64::MAX),
+            ("keep_checkpoints", self.keep_checkpoints as u64, 1, 1_000_000),
+            ("eval_games", self.eval_games as u64, 0, 100_000),
+            ("eval_visits", self.eval_visits as u64, 1, MAX_VISITS),
+            ("eval_max_plies", self.eval_max_plies as u64, 0, MAX_PLIES),
+            ("eval_movetime_ms", self.eval_movetime_ms, 0, 86_400_000),
+            ("report_every_steps", self.report_every_steps, 1, u64::MAX),
+        ];
+        for (field, value, lo, hi) in counts {
+            if !(lo..=hi).contains(&value) {
+                let range = if hi == u64::MAX { format!("at least {lo}") } else { format!("{lo} to {hi}") };
+                return bad(field, &format!("is {value}, expected {range}"));
+            }
         }
         if self.cheap_visits == 0 || self.cheap_visits > self.visits {
             return bad("cheap_visits", "must be between 1 and `visits`");
@@ -320,17 +359,11 @@ impl RunConfig {
         if self.opponent_random_plies > MAX_OPPONENT_RANDOM_PLIES {
             return bad("opponent_random_plies", &format!("must be at most {MAX_OPPONENT_RANDOM_PLIES}"));
         }
-        if self.window_positions == 0 {
-            return bad("window_positions", "must be at least 1");
-        }
         if self.min_positions == 0 || self.min_positions > self.window_positions {
             return bad("min_positions", "must be between 1 and `window_positions`");
         }
-        if self.batch_size == 0 {
-            return bad("batch_size", "must be at least 1");
-        }
-        if !(self.lr > 0.0 && self.lr.is_finite()) {
-            return bad("lr", "must be a positive number");
+        if !(self.lr > 0.0 && self.lr <= 10.0) {
+            return bad("lr", "must be a number above 0 and at most 10");
         }
         for (name, v) in [
             ("weight_decay", self.weight_decay),
@@ -338,31 +371,20 @@ impl RunConfig {
             ("moves_left_weight", self.moves_left_weight),
             ("material_weight", self.material_weight),
         ] {
-            if !(v >= 0.0 && v.is_finite()) {
-                return bad(name, "must be a number >= 0");
+            if !(0.0..=1000.0).contains(&v) {
+                return bad(name, "must be a number from 0 to 1000");
             }
         }
-        if !(self.material_scale > 0.0 && self.material_scale.is_finite()) {
-            return bad("material_scale", "must be a positive number");
+        if !(self.material_scale > 0.0 && self.material_scale <= 1e6) {
+            return bad("material_scale", "must be a number above 0 and at most 1000000");
         }
-        if !(self.train_steps_per_1000_positions > 0.0 && self.train_steps_per_1000_positions.is_finite()) {
-            return bad("train_steps_per_1000_positions", "must be a positive number");
-        }
-        if self.checkpoint_every_steps == 0 {
-            return bad("checkpoint_every_steps", "must be at least 1");
-        }
-        if self.keep_checkpoints == 0 {
-            return bad("keep_checkpoints", "must be at least 1");
+        if !(self.train_steps_per_1000_positions > 0.0 && self.train_steps_per_1000_positions <= 1e6) {
+            return bad("train_steps_per_1000_positions", "must be a number above 0 and at most 1000000");
         }
         if self.eval_every_checkpoints > 0 && self.eval_games == 0 {
             return bad("eval_games", "must be at least 1 when evaluation is on (`eval_every_checkpoints` > 0)");
         }
-        if self.eval_visits == 0 {
-            return bad("eval_visits", "must be at least 1");
-        }
-        if let Err(e) = search::EngineSpec::parse(&self.eval_baseline) {
-            return bad("eval_baseline", &format!("is not an engine spec: {e}"));
-        }
+
         if self.eval_adjudicate_cp < 0 {
             return bad("eval_adjudicate_cp", "must be >= 0 (0 turns material adjudication off)");
         }
@@ -377,16 +399,18 @@ impl RunConfig {
                 return bad("bootstrap_positions", "must be at least 1 when `bootstrap` is on");
             }
         }
-        if !(self.bootstrap_train_steps_per_1000_positions > 0.0
-            && self.bootstrap_train_steps_per_1000_positions.is_finite())
+        if !(self.bootstrap_train_steps_per_1000_positions > 0.0 && self.bootstrap_train_steps_per_1000_positions <= 1e6)
         {
-            return bad("bootstrap_train_steps_per_1000_positions", "must be a positive number");
+            return bad("bootstrap_train_steps_per_1000_positions", "must be a number above 0 and at most 1000000");
         }
-        if self.report_every_steps == 0 {
-            return bad("report_every_steps", "must be at least 1");
-        }
-        if let Err(e) = engine::Rules::load(&self.rules) {
-            return bad("rules", &e.to_string());
+        let rules = match engine::Rules::load(&self.rules) {
+            Ok(r) => r,
+            Err(e) => return bad("rules", &e.to_string()),
+        };
+        // The baseline is built here (a network spec loads its checkpoint), so a bad one is
+        // refused now, not warned about at every evaluation.
+        if let Err(e) = play::check(&self.eval_baseline, &rules) {
+            return bad("eval_baseline", &e.to_string());
         }
         Ok(())
     }

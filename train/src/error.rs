@@ -37,6 +37,12 @@ pub enum RunError {
     /// `given_by` says which input differs: the `--config` file, or a `--set`.
     #[error("{given_by} in field `{field}` (run: {run}, given: {given}); only {} may change when resuming (or start a new --run-dir)", SCHEDULE_FIELDS.join(", "))]
     ConfigDiffers { given_by: String, field: String, run: String, given: String },
+    #[error("{}: none of its {count} checkpoint(s) loads (see the warnings above); give --start-over to start again from a random network (they are kept in checkpoints/unloadable/)", dir.display())]
+    NoCheckpointLoads { dir: PathBuf, count: usize },
+    #[error("checkpoint {} already exists; a run never replaces a checkpoint", path.display())]
+    CheckpointExists { path: PathBuf },
+    #[error("the run needs about {need} of memory, more than the {available} this machine has available (the largest part, {largest}); lower batch_size, window_positions or concurrent_games")]
+    TooLarge { need: String, available: String, largest: String },
     #[error("the run's latest checkpoint has a different network shape than its config")]
     NetworkShape,
     #[error("the run's checkpoints play rules '{checkpoint}', the config says '{config}'")]

@@ -47,23 +47,76 @@ pub fn is_evaluated(step: u64, every_steps: u64, eval_every: u64) -> bool {
     eval_every > 0 && step.is_multiple_of(every_steps) && (step / every_steps).is_multiple_of(eval_every)
 }
 
-/// The newest loadable checkpoint: the one `latest` names, else (a kill between the checkpoint
-/// and `latest`, or a damaged `latest`) the highest step that loads. Warnings go to `warn`.
-pub fn find_latest(dir: &Path, device: &Device, warn: &mut dyn FnMut(String)) -> Option<(PathBuf, Checkpoint)> {
-    if let Ok(text) = std::fs::read_to_string(dir.join("latest")) {
-        let p = dir.join(text.trim());
-        match checkpoint::load(&p, device) {
-            Ok(c) => return Some((p, c)),
-            Err(e) => warn(format!("checkpoints/latest names an unreadable checkpoint: {e}")),
+/// Where checkpoints that do not load are moved (kept for inspection, never overwritten).
+pub const UNLOADABLE_DIR: &str = "unloadable";
+
+/// The checkpoint a run resumes from: the highest step that loads, whatever `latest` says (a
+/// kill can leave `latest` behind; it is only ever read for a warning, never followed). A
+/// checkpoint that does not load, or whose header names another step than its file name, is
+/// moved into `checkpoints/unloadable/` with a warning, so that a later checkpoint of that step
+/// never overwrites a different network. `Ok(None)`: the directory never had a checkpoint;
+/// `Err`: it has (or had: `unloadable/` is not empty) checkpoints and none loads.
+pub fn find_resume_point(
+    dir: &Path,
+    device: &Device,
+    warn: &mut dyn FnMut(String),
+) -> Result<Option<(PathBuf, Checkpoint)>, RunError> {
+    let all = list_checkpoints(dir);
+    let mut found = None;
+    for (step, p) in all.iter().rev() {
+        let why = match checkpoint::load(p, device) {
+            Ok(c) if c.header.step == *step => {
+                found = Some((p.clone(), c));
+                break;
+            }
+            Ok(c) => format!("its header says step {}", c.header.step),
+            Err(e) => e.to_string(),
+        };
+        let moved = set_aside(dir, p);
+        warn(format!("checkpoint {} does not load ({why}); moved to {}", p.display(), moved.display()));
+    }
+    if let Some((path, c)) = &found {
+        let named = std::fs::read_to_string(dir.join("latest")).unwrap_or_default();
+        let named = named.trim();
+        match parse_checkpoint_name(named) {
+            _ if named.contains(['/', '\\']) => {
+                warn(format!("checkpoints/latest names '{named}', outside this directory; ignored"))
+            }
+            Some(s) if s == c.header.step => {}
+            Some(s) => warn(format!(
+                "checkpoints/latest names step {s}; resuming from step {}, the newest checkpoint that loads ({})",
+                c.header.step,
+                path.display()
+            )),
+            None if named.is_empty() => {}
+            None => warn(format!("checkpoints/latest names '{named}', not a checkpoint; ignored")),
         }
     }
-    for (_, p) in list_checkpoints(dir).into_iter().rev() {
-        match checkpoint::load(&p, device) {
-            Ok(c) => return Some((p, c)),
-            Err(e) => warn(format!("skipping checkpoint {}: {e}", p.display())),
+    let set_aside_before = std::fs::read_dir(dir.join(UNLOADABLE_DIR)).map_or(0, |d| d.count());
+    match found {
+        None if !all.is_empty() || set_aside_before > 0 => {
+            Err(RunError::NoCheckpointLoads { dir: dir.to_path_buf(), count: all.len().max(set_aside_before) })
         }
+        found => Ok(found),
     }
-    None
+}
+
+/// Move a checkpoint file into `checkpoints/unloadable/` (under a new name if one is there
+/// already); returns where it went. A file that cannot be moved stays where it is.
+pub fn set_aside(dir: &Path, path: &Path) -> PathBuf {
+    let aside = dir.join(UNLOADABLE_DIR);
+    let _ = std::fs::create_dir_all(&aside);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut target = aside.join(&name);
+    let mut n = 1;
+    while target.exists() {
+        target = aside.join(format!("{name}.{n}"));
+        n += 1;
+    }
+    match std::fs::rename(path, &target) {
+        Ok(()) => target,
+        Err(_) => path.to_path_buf(),
+    }
 }
 
 /// Write `name` into `dir/latest` atomically.
@@ -156,6 +209,11 @@ impl Learner {
         let mut header = Header::new(self.net_config.clone(), &self.rules_tag);
         header.step = self.step;
         header.parent = self.parent.clone();
+        if path.exists() {
+            // Never reached in a run (a resume starts from the newest checkpoint, and sets aside
+            // the ones above it that do not load); a checkpoint file is never replaced.
+            return Err(RunError::CheckpointExists { path });
+        }
         let ckpt =
             Checkpoint { header, network: self.trainer.network(), optimizer: Some(self.trainer.optimizer_state()) };
         checkpoint::save(&path, &ckpt)?;

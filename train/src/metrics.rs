@@ -1,5 +1,6 @@
-//! What a run reports: `RUN/metrics.csv` (one row per `report_every_steps` steps and per
-//! evaluation, flushed row by row, appended to on resume) and `RUN/train.log` (timestamped
+//! What a run reports: `RUN/metrics.csv` (one row per step that reported: every
+//! `report_every_steps` steps, evaluated checkpoints and the end of a session; flushed row by
+//! row, appended to on resume, the rows of steps a resume redoes removed) and `RUN/train.log` (timestamped
 //! human-readable lines).
 //!
 //! # Columns of metrics.csv (an empty cell: not measured in that row)
@@ -28,13 +29,14 @@
 
 use serde::{Deserialize, Serialize, Serializer};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::Path;
 
 /// One row of metrics.csv; the struct's fields are the columns, in order (the header is written
 /// and checked from this one definition, and `tenjiku plot` reads the columns by these names).
 /// `None` cells are written empty; numbers with at most six decimals.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Row {
     #[serde(serialize_with = "six_decimals")]
     pub time_s: f64,
@@ -121,55 +123,111 @@ impl Row {
     }
 }
 
-/// metrics.csv, open for appending.
+/// metrics.csv, open for appending: one row per step. A row written for a step that already
+/// has one (an evaluation after the report row of its checkpoint step, the last row of a run
+/// stopped right after a report) is merged into it: the new row's cells, and the old row's
+/// where the new one has none.
 pub struct MetricsFile {
     file: File,
+    /// The last row in the file and the byte offset where its line starts.
+    last: Option<(Row, u64)>,
     /// `time_s` of the last row already in the file (a resumed run continues from it).
     pub last_time_s: f64,
 }
 
 impl MetricsFile {
-    /// Open (or create with its header) `path`. A last line cut short by a kill is removed.
-    pub fn open(path: &Path) -> std::io::Result<MetricsFile> {
-        let mut file = OpenOptions::new().read(true).append(true).create(true).open(path)?;
-        let mut text = String::new();
-        file.read_to_string(&mut text)?;
-        let mut last_time_s = 0.0;
-        if !text.is_empty() && !text.ends_with('\n') {
-            let keep = text.rfind('\n').map_or(0, |i| i + 1);
-            file.set_len(keep as u64)?;
-            file.seek(SeekFrom::End(0))?;
-            text.truncate(keep);
-        }
+    /// Open (or create with its header) `path` for a run at `step`. A last line cut short by a
+    /// kill is removed, and so are the rows of steps after `step`: a run killed after them
+    /// resumes from its last checkpoint and does those steps again (written atomically).
+    pub fn open(path: &Path, step: u64) -> std::io::Result<MetricsFile> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e),
+        };
+        // Whole lines only (a kill can cut the last one short).
+        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
         let header = header();
-        let old = text.lines().next().unwrap_or("");
-        if !text.is_empty() && old != header {
-            // A file from an earlier build: its columns must be a prefix of today's; the header
-            // is rewritten (atomically) and its rows keep their cells (the new columns empty).
-            if !header.starts_with(&format!("{old},")) {
-                return Err(std::io::Error::other(format!(
-                    "{}: unexpected header '{old}' (expected '{header}')",
-                    path.display()
-                )));
+        let old = whole.lines().next().unwrap_or("");
+        if !whole.is_empty() && old != header && !header.starts_with(&format!("{old},")) {
+            // A file from an earlier build has a prefix of today's columns; anything else is
+            // not ours to rewrite.
+            return Err(std::io::Error::other(format!(
+                "{}: unexpected header '{old}' (expected '{header}')",
+                path.display()
+            )));
+        }
+        let bad = |e: csv::Error| std::io::Error::other(format!("{}: {e}", path.display()));
+        let mut rows: Vec<Row> = Vec::new();
+        if !whole.is_empty() {
+            let mut r = csv::ReaderBuilder::new().flexible(true).from_reader(whole.as_bytes());
+            for row in r.deserialize::<Row>() {
+                rows.push(row.map_err(bad)?);
             }
-            let rest = &text[text.find('\n').map_or(text.len(), |i| i + 1)..];
-            nn::files::write_atomic(path, format!("{header}\n{rest}").as_bytes())?;
-            drop(file);
-            return MetricsFile::open(path);
         }
-        if text.is_empty() {
-            writeln!(file, "{header}")?;
-            file.flush()?;
-        } else if let Some(last) = text.lines().skip(1).last() {
-            last_time_s = last.split(',').next().and_then(|t| t.parse().ok()).unwrap_or(0.0);
+        let kept = rows.iter().take_while(|r| r.step <= step).count();
+        let mut body = format!("{header}\n");
+        for r in &rows[..kept] {
+            body.push_str(&r.to_csv());
+            body.push('\n');
         }
-        Ok(MetricsFile { file, last_time_s })
+        if body != text {
+            nn::files::write_atomic(path, body.as_bytes())?;
+        }
+        let file = OpenOptions::new().append(true).open(path)?;
+        let last = rows[..kept].last().map(|r| {
+            let line = r.to_csv().len() as u64 + 1;
+            (r.clone(), body.len() as u64 - line)
+        });
+        let last_time_s = last.as_ref().map_or(0.0, |(r, _)| r.time_s);
+        Ok(MetricsFile { file, last, last_time_s })
     }
 
-    /// Append one row and flush it.
+    /// Write one row and flush it; a row of the step of the last row is merged into it.
     pub fn write(&mut self, row: &Row) -> std::io::Result<()> {
+        let (row, at) = match self.last.take() {
+            Some((old, at)) if old.step == row.step => {
+                self.file.set_len(at)?;
+                (row.clone().or(&old), at)
+            }
+            _ => (row.clone(), self.file.metadata()?.len()),
+        };
         self.file.write_all(format!("{}\n", row.to_csv()).as_bytes())?;
-        self.file.flush()
+        self.file.flush()?;
+        self.last = Some((row, at));
+        Ok(())
+    }
+}
+
+impl Row {
+    /// This row with `old`'s cells where it has none (time, step and the totals are this row's).
+    fn or(mut self, old: &Row) -> Row {
+        macro_rules! keep_old {
+            ($($field:ident),*) => { $( if self.$field.is_none() { self.$field = old.$field.clone(); } )* };
+        }
+        keep_old!(
+            loss_total,
+            loss_policy,
+            loss_value,
+            loss_moves_left,
+            loss_material,
+            policy_entropy,
+            game_length,
+            resign_rate,
+            false_resign_rate,
+            selfplay_positions_per_s,
+            train_steps_per_s,
+            elo_vs_previous,
+            elo_vs_previous_ci,
+            elo_vs_baseline,
+            elo_vs_baseline_ci,
+            baseline,
+            elo_equal_time,
+            elo_equal_time_ci,
+            opponent_games,
+            opponent_score
+        );
+        self
     }
 }
 
@@ -249,13 +307,13 @@ mod tests {
         assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,,,");
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m.csv");
-        let mut m = MetricsFile::open(&p).unwrap();
+        let mut m = MetricsFile::open(&p, 0).unwrap();
         m.write(&row).unwrap();
         drop(m);
         let mut f = OpenOptions::new().append(true).open(&p).unwrap();
         f.write_all(b"9.5,4,1").unwrap();
         drop(f);
-        let m = MetricsFile::open(&p).unwrap();
+        let m = MetricsFile::open(&p, 10).unwrap();
         assert_eq!(m.last_time_s, 1.5);
         let text = std::fs::read_to_string(&p).unwrap();
         assert_eq!(text, format!("{}\n{csv}\n", header()));
@@ -268,13 +326,42 @@ mod tests {
         assert_eq!(columns.len(), 24);
         let old_header = columns[..20].join(",");
         std::fs::write(&p, format!("{old_header}\n7.25,10,1,2\n")).unwrap();
-        let m = MetricsFile::open(&p).unwrap();
+        let m = MetricsFile::open(&p, 10).unwrap();
         assert_eq!(m.last_time_s, 7.25);
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{}\n7.25,10,1,2\n", header()));
+        let old_row = Row { time_s: 7.25, step: 10, games: 1, positions: 2, ..Row::default() };
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{}\n{}\n", header(), old_row.to_csv()));
         // A file with foreign columns is refused (one line), not overwritten.
         std::fs::write(&p, "a,b\n1,2\n").unwrap();
-        let e = MetricsFile::open(&p).err().unwrap().to_string();
+        let e = MetricsFile::open(&p, 10).err().unwrap().to_string();
         assert!(e.contains("unexpected header") && !e.contains('\n'), "{e}");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "a,b\n1,2\n");
+    }
+
+    /// After kill -9 a run resumes from its last checkpoint and does the steps after it again:
+    /// their rows go, so metrics.csv keeps one row per step; a second row of one step (an
+    /// evaluation after the report) is merged into the first.
+    #[test]
+    fn metrics_keep_one_row_per_step_across_resumes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("metrics.csv");
+        let steps = |p: &Path| -> Vec<u64> {
+            csv::Reader::from_path(p).unwrap().deserialize::<Row>().map(|r| r.unwrap().step).collect()
+        };
+        let mut m = MetricsFile::open(&p, 0).unwrap();
+        for step in [5, 10, 15, 20, 25] {
+            m.write(&Row { time_s: step as f64, step, loss_total: Some(1.0), ..Row::default() }).unwrap();
+        }
+        let eval = Row { time_s: 20.5, step: 25, elo_vs_baseline: Some(12.0), ..Row::default() };
+        m.write(&eval).unwrap();
+        drop(m);
+        assert_eq!(steps(&p), [5, 10, 15, 20, 25]);
+        let last: Row = csv::Reader::from_path(&p).unwrap().deserialize().last().unwrap().unwrap();
+        assert_eq!((last.loss_total, last.elo_vs_baseline, last.time_s), (Some(1.0), Some(12.0), 20.5));
+        // Killed after step 25; the newest checkpoint is step 20: rows 25 go.
+        let mut m = MetricsFile::open(&p, 20).unwrap();
+        assert_eq!(m.last_time_s, 20.0);
+        assert_eq!(steps(&p), [5, 10, 15, 20]);
+        m.write(&Row { time_s: 30.0, step: 25, ..Row::default() }).unwrap();
+        assert_eq!(steps(&p), [5, 10, 15, 20, 25]);
     }
 }

@@ -88,6 +88,7 @@ pub fn termination_code(o: Outcome) -> u8 {
             WinReason::Repetition => 2,
             WinReason::Resignation => 3,
             WinReason::Adjudication => 4,
+            WinReason::NoLegalMovesByRepetition => 5,
         },
         Outcome::Draw(r) => match r {
             DrawReason::Repetition => 10,
@@ -115,6 +116,7 @@ fn outcome_from(result: u8, code: u8) -> Option<Outcome> {
                 2 => WinReason::Repetition,
                 3 => WinReason::Resignation,
                 4 => WinReason::Adjudication,
+                5 => WinReason::NoLegalMovesByRepetition,
                 _ => return None,
             },
         },

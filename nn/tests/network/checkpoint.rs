@@ -316,7 +316,34 @@ fn configs_parse_and_unknown_fields_are_rejected() {
     let e = NetConfig::from_toml("blocks = 1\n").unwrap_err().to_string();
     assert!(e.contains("missing field `channels`"), "{e}");
     let e = NetConfig::from_toml(&text.replace("channels = 8", "channels = 0")).unwrap_err().to_string();
-    assert!(e.contains("'channels' must be at least 1"), "{e}");
+    assert!(e.contains("'channels' is 0, expected 1 to 1024"), "{e}");
+}
+
+/// Absurd sizes are refused before anything is allocated, each naming its field and range, and
+/// the parameter count the limit is checked on is the network's own.
+#[test]
+fn network_sizes_are_checked_against_their_ranges_before_allocating() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs");
+    let text = std::fs::read_to_string(format!("{dir}/net-tiny.toml")).unwrap();
+    for (from, to, want) in [
+        ("\nchannels = 8", "\nchannels = 100000000", "'channels' is 100000000, expected 1 to 1024"),
+        ("\nblocks = 1", "\nblocks = 1000", "'blocks' is 1000, expected 0 to 64"),
+        ("\nvalue_hidden = 16", "\nvalue_hidden = 99999999", "'value_hidden' is 99999999, expected 1 to 4096"),
+    ] {
+        let changed = text.replace(from, to);
+        assert_ne!(changed, text, "{from}");
+        let e = NetConfig::from_toml(&changed).unwrap_err().to_string();
+        assert!(e.contains(want) && !e.contains('\n'), "{e}");
+    }
+    let mut huge = NetConfig::from_toml(&text).unwrap();
+    (huge.channels, huge.blocks) = (1024, 64);
+    let e = huge.validate().unwrap_err().to_string();
+    assert!(e.contains("more than the 268435456 parameters a network may have") || e.contains("a network may have"), "{e}");
+    for name in ["net-tiny.toml", "net-cpu.toml"] {
+        let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap();
+        let net = Network::seeded(&cfg, 1, &backend::cpu_device());
+        assert_eq!(burn::module::Module::num_params(&net) as u64, cfg.parameter_count(), "{name}");
+    }
 }
 
 /// Priors over the legal moves (computed from the policy features on the host) equal the

@@ -76,6 +76,9 @@ pub struct RunOptions {
     pub max_minutes: Option<f64>,
     /// Show the progress bar (drawn only when stderr is a terminal).
     pub progress: bool,
+    /// When the run directory has checkpoints and none loads, start again from a random
+    /// network (the unloadable ones stay in `checkpoints/unloadable/`) instead of refusing.
+    pub start_over: bool,
 }
 
 /// How a run ended.

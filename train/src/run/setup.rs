@@ -6,7 +6,7 @@ use super::schedule::Schedule;
 use super::{Run, RunOptions};
 use crate::bootstrap::{Teacher, TeacherConfig};
 use crate::config::RunConfig;
-use crate::learner::{self, checkpoint_name, find_latest, Learner};
+use crate::learner::{self, checkpoint_name, find_resume_point, Learner};
 use crate::metrics::{Accumulator, Log, MetricsFile};
 use crate::replay::{list_games, GameFile, GameFileError, ReplayBuffer};
 use crate::selfplay::SelfPlayConfig;
@@ -92,12 +92,19 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleC
 /// Open (or create) the run directory of `opts` and set everything up to loop.
 pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let (cfg, existing, change) = settle_config(opts)?;
+    check_memory(&cfg)?;
     let rules = Rules::load(&cfg.rules)?;
     let rules_tag = record::rules_tag(&rules, &cfg.rules);
     let device = nn::backend::device_by_name(&cfg.backend)?;
     let dirs = Dirs::new(&opts.run_dir);
     for d in [&dirs.run, &dirs.checkpoints, &dirs.games, &dirs.eval] {
         std::fs::create_dir_all(d).map_err(RunError::io("create", d))?;
+        // The temporary files of atomic writes that a kill interrupted.
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            if e.file_name().to_str().is_some_and(nn::files::is_temporary) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
     if !existing {
         let p = dirs.run.join("config.toml");
@@ -108,7 +115,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let bar = if opts.progress { ProgressBar::new(cfg.max_steps) } else { ProgressBar::hidden() };
 
     let (learner, resumed_from, fresh_moments) =
-        load_network(&cfg, &dirs, &device, &rules_tag, change.as_ref(), &mut |w| warn(&mut log, &bar, w))?;
+        load_network(&cfg, &dirs, &device, &rules_tag, change.as_ref(), opts.start_over, &mut |w| warn(&mut log, &bar, w))?;
     if let Some((changes, _)) = &change {
         let list: Vec<String> = changes.iter().map(|(f, a, b)| format!("{f} {a} -> {b}")).collect();
         log.line(&format!("schedule change at step {}: {}", learner.step(), list.join(", ")));
@@ -146,7 +153,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     log_settings(&mut log, &cfg, fresh_moments);
     let evaluator = NetEvaluator::new(learner.network(), &device);
     let metrics_path = dirs.run.join("metrics.csv");
-    let metrics = MetricsFile::open(&metrics_path).map_err(RunError::io("write", &metrics_path))?;
+    let metrics = MetricsFile::open(&metrics_path, learner.step()).map_err(RunError::io("write", &metrics_path))?;
     log_start(&mut log, &cfg, &rules_tag, resumed_from, &games);
     style(&bar, &cfg, learner.step());
     Ok(Run {
@@ -184,6 +191,23 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     })
 }
 
+/// Refuse a run whose sizes need more memory than the machine has available, before anything
+/// is allocated (an allocation that fails would abort the process midway).
+fn check_memory(cfg: &RunConfig) -> Result<(), RunError> {
+    let Some(available) = nn::host::available_memory() else { return Ok(()) };
+    let parts = cfg.memory_estimate();
+    let need: u64 = parts.iter().map(|p| p.1).sum();
+    if need <= available {
+        return Ok(());
+    }
+    let (largest, bytes) = parts.into_iter().max_by_key(|p| p.1).expect("parts");
+    Err(RunError::TooLarge {
+        need: nn::host::format_bytes(need),
+        available: nn::host::format_bytes(available),
+        largest: format!("{largest}: {}", nn::host::format_bytes(bytes)),
+    })
+}
+
 /// A warning: in the log and above the progress bar.
 pub(super) fn warn(log: &mut Log, bar: &ProgressBar, msg: String) {
     log.line(&format!("warning: {msg}"));
@@ -198,11 +222,20 @@ fn load_network(
     device: &nn::backend::Device,
     rules_tag: &str,
     change: Option<&ScheduleChange>,
+    start_over: bool,
     warn: &mut dyn FnMut(String),
 ) -> Result<(Learner, Option<u64>, bool), RunError> {
     let mut warnings = Vec::new();
-    let found = find_latest(&dirs.checkpoints, device, &mut |w| warnings.push(w));
+    let found = find_resume_point(&dirs.checkpoints, device, &mut |w| warnings.push(w));
     warnings.into_iter().for_each(&mut *warn);
+    let found = match found {
+        Ok(found) => found,
+        Err(RunError::NoCheckpointLoads { .. }) if start_over => {
+            warn("--start-over: no checkpoint loads; starting again from a random network at step 0".into());
+            None
+        }
+        Err(e) => return Err(e),
+    };
     let (ckpt, parent, resumed_from) = match found {
         Some((path, c)) => {
             let name = path.file_name().and_then(|n| n.to_str()).map(String::from);
@@ -245,8 +278,8 @@ pub(super) struct Games {
     buffer: ReplayBuffer,
 }
 
-/// Read the games so far into the replay window (newest first, until it is full); temporary
-/// files of a killed run are removed, and a file that does not load is skipped with a warning.
+/// Read the games so far into the replay window (newest first, until it is full); a file that
+/// does not load is skipped with a warning.
 fn load_games(
     cfg: &RunConfig,
     dirs: &Dirs,
@@ -254,11 +287,6 @@ fn load_games(
     rules_tag: &str,
     warn: &mut dyn FnMut(String),
 ) -> Result<Games, RunError> {
-    for e in std::fs::read_dir(&dirs.games).into_iter().flatten().flatten() {
-        if e.file_name().to_str().is_some_and(nn::files::is_temporary) {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
     let files = list_games(&dirs.games).map_err(RunError::io("read", &dirs.games))?;
     let mut buffer = ReplayBuffer::new(cfg.window_positions);
     for (_, _, path) in files.iter().rev() {
