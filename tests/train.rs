@@ -91,7 +91,7 @@ fn a_killed_run_resumes_from_its_latest_checkpoint() {
     child.wait().unwrap();
     let killed_at = latest_step(&run).unwrap();
     let games_before = games(&run);
-    let rows_before = metric_steps(&run).len();
+    let rows_kept = metric_steps(&run).iter().filter(|&&s| s <= killed_at).count();
     let target = killed_at + 30; // needs more positions than the killed run had
                                  // A damaged game file is skipped with a warning.
     let mut files: Vec<PathBuf> = std::fs::read_dir(run.join("games")).unwrap().flatten().map(|e| e.path()).collect();
@@ -106,12 +106,12 @@ fn a_killed_run_resumes_from_its_latest_checkpoint() {
     let log = read(&run.join("train.log"));
     assert!(log.contains(&format!("resumed from step {killed_at} ")), "{log}");
     assert!(log.contains("warning: skipping game file") && log.contains("checksum mismatch"), "{log}");
+    // One row per step: the rows the killed run wrote after its last checkpoint were dropped,
+    // and the steps done again wrote theirs once.
     let steps = metric_steps(&run);
-    let new = &steps[rows_before..];
-    assert!(
-        !new.is_empty() && new[0] > killed_at && *new.last().unwrap() == target,
-        "{steps:?} (killed at {killed_at})"
-    );
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?} (killed at {killed_at})");
+    assert_eq!(steps.iter().filter(|&&s| s <= killed_at).count(), rows_kept, "{steps:?}");
+    assert_eq!(*steps.last().unwrap(), target, "{steps:?}");
     assert!(games(&run) > games_before, "self-play went on: {} -> {}", games_before, games(&run));
 }
 
@@ -341,4 +341,89 @@ fn a_run_directory_written_before_the_redesign_resumes() {
     let steps = metric_steps(&run);
     assert_eq!(steps[..4], [5, 10, 15, 20], "{steps:?}");
     assert_eq!(*steps.last().unwrap(), 25, "{steps:?}");
+}
+
+/// The step of every checkpoint file, and each file's bytes.
+fn checkpoint_files(run: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(run.join("checkpoints"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".ckpt"))
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// `latest` is never followed: a run resumes from its newest checkpoint that loads, says so
+/// when `latest` names another one (or a path outside the run), and replaces no checkpoint.
+#[test]
+fn resume_takes_the_newest_checkpoint_whatever_latest_says() {
+    let run = tmpdir("latest");
+    ok(&tenjiku(&["train", "--config", TINY, "--run-dir", run.to_str().unwrap(), "--quiet"]));
+    assert_eq!(latest_step(&run), Some(30));
+    let before = checkpoint_files(&run);
+    for (named, want) in [
+        ("step-000000010.ckpt\n", "checkpoints/latest names step 10; resuming from step 30"),
+        ("../../outside.ckpt\n", "checkpoints/latest names '../../outside.ckpt', outside this directory; ignored"),
+    ] {
+        std::fs::write(run.join("checkpoints/latest"), named).unwrap();
+        let log_len = read(&run.join("train.log")).len();
+        ok(&tenjiku(&["train", "--run-dir", run.to_str().unwrap(), "--max-steps", "30", "--quiet"]));
+        let log = read(&run.join("train.log"))[log_len..].to_string();
+        assert!(log.contains(want), "{log}");
+        assert!(log.contains("resumed from step 30 "), "{log}");
+    }
+    ok(&tenjiku(&["train", "--run-dir", run.to_str().unwrap(), "--max-steps", "40", "--quiet"]));
+    let after = checkpoint_files(&run);
+    for (name, bytes) in &before {
+        if let Some((_, b)) = after.iter().find(|(n, _)| n == name) {
+            assert!(b == bytes, "{name} was rewritten");
+        }
+    }
+    assert_eq!(latest_step(&run), Some(40));
+}
+
+/// A run directory whose checkpoints all fail to load is refused (one line) rather than
+/// restarted from a random network, until --start-over; the damaged files are kept aside.
+#[test]
+fn a_run_whose_checkpoints_do_not_load_is_refused_unless_started_over() {
+    let run = tmpdir("unloadable");
+    ok(&tenjiku(&["train", "--config", TINY, "--run-dir", run.to_str().unwrap(), "--max-steps", "20", "--quiet"]));
+    for (name, _) in checkpoint_files(&run) {
+        std::fs::write(run.join("checkpoints").join(&name), b"not a checkpoint").unwrap();
+    }
+    let games_before = games(&run);
+    for _ in 0..2 {
+        let o = tenjiku(&["train", "--run-dir", run.to_str().unwrap(), "--max-steps", "30", "--quiet"]);
+        assert_one_line_error(&o, "give --start-over to start again from a random network");
+        assert!(checkpoint_files(&run).is_empty(), "the unloadable checkpoints were set aside");
+    }
+    let aside = std::fs::read_dir(run.join("checkpoints/unloadable")).unwrap().count();
+    assert!(aside >= 2, "{aside}");
+    ok(&tenjiku(&["train", "--run-dir", run.to_str().unwrap(), "--max-steps", "10", "--start-over", "--quiet"]));
+    assert!(read(&run.join("train.log")).contains("--start-over: no checkpoint loads"));
+    assert_eq!(latest_step(&run), Some(10));
+    assert_eq!(std::fs::read_dir(run.join("checkpoints/unloadable")).unwrap().count(), aside, "kept");
+    assert!(games(&run) >= games_before, "the games stay");
+}
+
+/// Sizes that would exhaust the machine's memory are refused before anything is allocated.
+#[test]
+fn a_run_too_large_for_the_machine_is_refused_before_allocating() {
+    let run = tmpdir("too-large");
+    let o = tenjiku(&[
+        "train",
+        "--config",
+        TINY,
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--set",
+        "window_positions=100000000",
+        "--quiet",
+    ]);
+    assert_one_line_error(&o, "the run needs about");
+    let e = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(e.contains("the replay window (window_positions)"), "{e}");
+    assert!(!run.join("checkpoints").exists(), "nothing was created");
 }

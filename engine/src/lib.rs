@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod hodges;
+pub mod input;
 pub mod notation;
 pub mod perft;
 pub mod record;

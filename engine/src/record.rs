@@ -518,4 +518,19 @@ mod tests {
         let e = parse_records(&newer).unwrap()[0].replay().err().unwrap().to_string();
         assert_eq!(e, "line 1: Format tag '2': this program reads record format 1");
     }
+
+    #[test]
+    fn a_result_tag_that_contradicts_the_rules_is_reported() {
+        // Black takes White's last royal with its first move: the rules say 1-0.
+        let text = "[FEN \"k15/R15/16/16/16/16/16/16/16/16/16/16/16/16/16/15K b\"]\n[Result \"0-1\"]\n\n1. a15a16 0-1\n";
+        let rec = &parse_records(text).unwrap()[0];
+        let game = rec.replay().unwrap();
+        let why = rec.contradiction(&game).unwrap();
+        assert_eq!(why, "the record's result is 0-1, but the rules end the game 1-0 (Black wins: the last royal was taken) after move 1");
+        let fixed = parse_records(&text.replace("0-1", "1-0")).unwrap().remove(0);
+        assert_eq!(fixed.contradiction(&fixed.replay().unwrap()), None);
+        // A game the rules have not ended may end by resignation or adjudication, any result.
+        let open = parse_records("[Result \"0-1\"]\n\n1. a5a6 0-1\n").unwrap().remove(0);
+        assert_eq!(open.contradiction(&open.replay().unwrap()), None);
+    }
 }

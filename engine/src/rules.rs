@@ -275,7 +275,7 @@ impl Rules {
         if !(spec.ends_with(".toml") || path.exists()) {
             return Err(RulesError::Unknown { spec: spec.to_string() });
         }
-        let text = std::fs::read_to_string(path)
+        let text = crate::input::read_text(path, crate::input::MAX_CONFIG_BYTES)
             .map_err(|e| RulesError::Read { path: spec.to_string(), reason: e.to_string() })?;
         Rules::from_toml(&text).map_err(|e| RulesError::InFile { path: spec.to_string(), error: Box::new(e) })
     }

@@ -162,3 +162,21 @@ fn rules_9_a_player_with_king_and_prince_must_lose_both() {
     assert!(!g.is_over(), "the Prince is still a royal");
     assert_eq!(g.position().royal_count(engine::Color::White), 1);
 }
+
+#[test]
+fn rules_9_a_move_the_repetition_rule_forbids_is_refused_for_that_reason() {
+    // Under `forbidden`, White's a15a16 would recreate the start position. Read from text, it
+    // is refused because of the repetition rule, not as a move the king cannot make.
+    let rules = Rules { repetition: Repetition::Forbidden, ..Rules::standard() };
+    let mut g = game(&kings_fen(), rules);
+    for m in ["p1p2", "a16a15", "p2p1"] {
+        play(&mut g, m);
+    }
+    let e = engine::record::play_text(&mut g, "a15a16").unwrap_err();
+    assert!(matches!(e, engine::PlayError::Repetition(_)), "{e:?}");
+    assert!(e.to_string().contains("the repetition rule forbids it"), "{e}");
+    assert_eq!(g.ply_count(), 3, "nothing was played");
+    // A move no piece can make is still refused as such.
+    let e = engine::record::play_text(&mut g, "a15a13").unwrap_err().to_string();
+    assert!(e.contains("cannot make this move"), "{e}");
+}

@@ -26,7 +26,6 @@
 //! so a reader never sees half a checkpoint.
 
 use std::fmt;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use burn::module::Module;
@@ -351,8 +350,18 @@ fn check_compatible(path: &Path, header: &Header) -> Result<(), CheckpointError>
     Ok(())
 }
 
+/// The most bytes a checkpoint file may have (the largest network, 2^28 parameters, with its
+/// optimiser state is about 3 GiB).
+pub const MAX_CHECKPOINT_BYTES: u64 = 4 << 30;
+
 fn read(path: &Path) -> Result<Vec<u8>, CheckpointError> {
-    fs::read(path).map_err(|err| CheckpointError::Io { path: path.to_path_buf(), op: "read", err })
+    engine::input::read_bytes(path, MAX_CHECKPOINT_BYTES).map_err(|e| {
+        let err = match e {
+            engine::input::ReadError::Io(err) => err,
+            other => std::io::Error::other(other.to_string()),
+        };
+        CheckpointError::Io { path: path.to_path_buf(), op: "read", err }
+    })
 }
 
 /// Read and verify only the header (framing and checksum included; versions not compared with

@@ -108,7 +108,7 @@ impl NetConfig {
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
         let path = path.as_ref();
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = engine::input::read_text(path, engine::input::MAX_CONFIG_BYTES)
             .map_err(|e| ConfigError::Read { path: shown.clone(), reason: e.to_string() })?;
         Self::from_toml(&text).map_err(|e| ConfigError::InFile { path: shown, error: Box::new(e) })
     }

@@ -813,4 +813,30 @@ mod tests {
         assert!(out.contains("/5YRRRRRY4/5YRGRGRY4/"), "victims h7 and j7 in green: {out}");
         assert!(!send(&mut c, &["hover i16"]).contains('G'), "moving on clears the victims");
     }
+
+    /// Numbers at the edges: a time or depth no clock can hold is an error line, never a panic,
+    /// and the engine still moves afterwards.
+    #[test]
+    fn time_and_depth_commands_take_values_in_range() {
+        let mut c = engine();
+        for (line, want) in [
+            ("st 1e30", "Error (st takes seconds per move"),
+            ("st 0", "Error (st takes seconds per move"),
+            ("st NaN", "Error (st takes seconds per move"),
+            ("sd 0", "Error (sd takes a depth from 1 to 48)"),
+            ("sd 4294967295", "Error (sd takes a depth from 1 to 48)"),
+            ("time 99999999999999", "Error (time takes centiseconds on the clock"),
+            ("level 40 1e30 0", "Error (expected 'level MPS BASE INC'"),
+            ("level 40 5 1e300", "Error (expected 'level MPS BASE INC'"),
+            ("memory 99999999999999999999", "Error (memory must be 1 to 65536 megabytes)"),
+            ("memory 0", "Error (memory must be 1 to 65536 megabytes)"),
+        ] {
+            let out = send(&mut c, &[line]);
+            assert!(out.starts_with(want), "{line}: {out}");
+            assert_eq!(out.lines().count(), 1, "{line}: {out}");
+        }
+        assert!(send(&mut c, &["st 86400", "time -5", "otim 100", "level 0 1:30 2"]).is_empty());
+        let out = send(&mut c, &["new", "go"]);
+        assert!(out.contains("move "), "{out}");
+    }
 }

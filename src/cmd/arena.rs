@@ -76,7 +76,8 @@ pub struct Args {
 }
 
 fn read_openings(path: &PathBuf) -> Result<Vec<Position>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = engine::input::read_text(path, engine::input::MAX_RECORD_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let mut fens = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

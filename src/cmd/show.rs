@@ -43,7 +43,8 @@ pub fn run(a: Args) -> Result<()> {
     let mut notes = Vec::new();
     if let Some(path) = &a.game {
         let name = path.display();
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+        let text = engine::input::read_text(path, engine::input::MAX_RECORD_BYTES)
+            .with_context(|| format!("cannot read {name}"))?;
         let recs = record::parse_records(&text).with_context(|| format!("{name}"))?;
         if a.index == 0 || a.index > recs.len() {
             bail!("--index {}: {name} has {} game(s), numbered from 1", a.index, recs.len());

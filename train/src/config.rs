@@ -267,7 +267,7 @@ impl RunConfig {
     /// directory's `config.toml`) is used as it is.
     pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = engine::input::read_text(path, engine::input::MAX_CONFIG_BYTES)
             .map_err(|e| ConfigError::Read { path: origin.clone(), reason: e.to_string() })?;
         let mut cfg = RunConfig::from_toml(&text, &origin)?;
         if cfg.net.is_none() {
@@ -561,6 +561,59 @@ mod tests {
         d.visits += 1;
         d.max_steps += 1;
         assert_eq!(c.first_difference(&d).unwrap().0, "visits");
+    }
+
+    /// Every count has a range; a value outside it (absurd sizes included, which would abort on
+    /// allocation) is a one-line error naming the field, the value and the range. Fields the
+    /// file calls required are required; an engine spec that does not build is refused.
+    #[test]
+    fn run_config_values_outside_their_ranges_are_refused() {
+        for (field, value, want) in [
+            ("concurrent_games", "1000000000", "field `concurrent_games` is 1000000000, expected 1 to 4096"),
+            ("batch_size", "1000000000", "field `batch_size` is 1000000000, expected 1 to 8192"),
+            ("window_positions", "1000000000000", "field `window_positions` is 1000000000000, expected 1 to 100000000"),
+            ("threads", "0", "field `threads` is 0, expected 1 to 1024"),
+            ("visits", "0", "field `visits` is 0, expected 1 to 1000000"),
+            ("gumbel_considered", "1", "field `gumbel_considered` is 1, expected 2 to 256"),
+            ("lr", "nan", "field `lr` must be a number above 0 and at most 10"),
+            ("lr", "inf", "field `lr` must be a number above 0 and at most 10"),
+            ("eval_baseline", "\"nosuch\"", "field `eval_baseline` bad engine spec 'nosuch': unknown engine 'nosuch'"),
+            ("eval_baseline", "\"alphabeta:depth=0\"", "'depth=0' is out of range (expected 1 to 48)"),
+            ("eval_movetime_ms", "100000000000", "field `eval_movetime_ms` is 100000000000, expected 0 to 86400000"),
+        ] {
+            let line = TINY.lines().find(|l| l.starts_with(&format!("{field} = "))).unwrap();
+            let e = RunConfig::from_toml(&TINY.replace(line, &format!("{field} = {value}")), "x.toml")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want) && !e.contains('\n'), "{field}: {e}");
+        }
+        for field in ["rules", "backend", "eval_baseline"] {
+            let line = TINY.lines().find(|l| l.starts_with(&format!("{field} = "))).unwrap();
+            let e = RunConfig::from_toml(&TINY.replace(line, ""), "x.toml").unwrap_err().to_string();
+            assert!(e.contains(&format!("missing field `{field}`")), "{e}");
+        }
+    }
+
+    /// The memory estimate grows with the sizes that can exhaust memory.
+    #[test]
+    fn the_memory_estimate_counts_the_window_the_batch_and_the_games() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/tiny.toml");
+        let c = RunConfig::load(std::path::Path::new(dir)).unwrap();
+        let total = |c: &RunConfig| c.memory_estimate().iter().map(|p| p.1).sum::<u64>();
+        let base = total(&c);
+        assert!(base < 1 << 30, "the tiny run needs little: {base}");
+        for change in [
+            |c: &mut RunConfig| c.window_positions = 100_000_000,
+            |c: &mut RunConfig| c.batch_size = 8192,
+            |c: &mut RunConfig| c.concurrent_games = 4096,
+        ] {
+            let mut d = c.clone();
+            change(&mut d);
+            assert!(total(&d) > base * 10, "{:?}", d.memory_estimate());
+        }
+        let mut d = c.clone();
+        d.window_positions = 100_000_000;
+        assert!(total(&d) > 200 << 30, "100 M positions need hundreds of GiB: {}", total(&d));
     }
 
     /// Opponent games: both fields are checked, and both belong to the learning schedule (a

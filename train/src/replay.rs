@@ -317,6 +317,10 @@ pub fn parse_game_file_name(name: &str) -> Option<(u64, u64)> {
     Some((i.parse().ok()?, p.parse().ok()?))
 }
 
+/// The most bytes a game file may have (a game of the rules' 1,000-ply cap with a full policy
+/// target on every ply is well under a megabyte).
+pub const MAX_GAME_FILE_BYTES: u64 = 64 << 20;
+
 /// A game file that cannot be used: damaged, of another format, or with content the rules or
 /// the network reject. The run skips such a file with a warning naming it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -565,5 +569,19 @@ mod tests {
         assert_eq!(GameFile::from_bytes(&bad).unwrap_err(), GameFileError::Checksum);
         assert!(GameFile::from_bytes(b"junk").is_err());
         assert_eq!(parse_game_file_name(&game_file_name(12, 345)), Some((12, 345)));
+        // A valid checksum over content the network cannot use (a policy index beyond the
+        // policy) is an error the run skips with a warning, not a panic in the learner; so is a
+        // resignation code of a later version.
+        let mut hostile = g.clone();
+        hostile.plies[2].policy.push((u32::MAX, 1));
+        let e = GameFile::from_bytes(&hostile.to_bytes()).unwrap().samples(&table).unwrap_err();
+        assert_eq!(e, GameFileError::PolicyIndex { ply: 3, index: u32::MAX });
+        assert!(e.to_string().contains("policy index 4294967295 is out of range"), "{e}");
+        let mut moved = g.clone();
+        moved.plies[1].mv = "a1a16".into();
+        assert!(GameFile::from_bytes(&moved.to_bytes()).unwrap().samples(&table).is_err());
+        // Every outcome round-trips through its code, the repetition-stalemate one included.
+        let o = Outcome::Win { winner: Color::Black, reason: WinReason::NoLegalMovesByRepetition };
+        assert_eq!(outcome_from(0, termination_code(o)), Some(o));
     }
 }

@@ -8,7 +8,7 @@ use crate::bootstrap::{Teacher, TeacherConfig};
 use crate::config::RunConfig;
 use crate::learner::{self, checkpoint_name, find_resume_point, Learner};
 use crate::metrics::{Accumulator, Log, MetricsFile};
-use crate::replay::{list_games, GameFile, GameFileError, ReplayBuffer};
+use crate::replay::{list_games, GameFile, GameFileError, ReplayBuffer, MAX_GAME_FILE_BYTES};
 use crate::selfplay::SelfPlayConfig;
 use crate::RunError;
 use engine::{record, MoveTable, Rules};
@@ -293,7 +293,7 @@ fn load_games(
         if buffer.is_full() {
             break;
         }
-        let loaded = match std::fs::read(path) {
+        let loaded = match engine::input::read_bytes(path, MAX_GAME_FILE_BYTES) {
             Err(e) => Err(e.to_string()),
             Ok(bytes) => GameFile::from_bytes(&bytes)
                 .and_then(|g| {
