@@ -32,7 +32,10 @@ pub fn build(spec: &EngineSpec, rules: &Rules) -> Result<Box<dyn Player>, SpecEr
             spec.check_keys(&["seed"])?;
             Ok(Box::new(RandomPlayer::new(spec.number("seed")?.unwrap_or(0))))
         }
-        "alphabeta" => Ok(Box::new(AlphaBeta::from_spec(spec)?)),
+        "alphabeta" => {
+            check_tt_memory(spec)?;
+            Ok(Box::new(AlphaBeta::from_spec(spec)?))
+        }
         "mcts" => Ok(Box::new(mcts_player(spec, rules)?)),
         other => Err(SpecError::UnknownEngine {
             spec: spec.to_string(),
@@ -48,6 +51,20 @@ pub fn check(spec: &str, rules: &Rules) -> Result<EngineSpec, SpecError> {
     let parsed = EngineSpec::parse(spec)?;
     build(&parsed, rules)?;
     Ok(parsed)
+}
+
+/// A transposition table (`tt=MB`) must fit in the memory the machine has available (half of
+/// it, leaving room for the rest of the process): checked before it is allocated.
+fn check_tt_memory(spec: &EngineSpec) -> Result<(), SpecError> {
+    let Some(mb) = spec.number_in::<usize>("tt", 0, search::alphabeta::MAX_TT_MB)? else { return Ok(()) };
+    match nn::host::available_memory() {
+        Some(bytes) if (mb as u64) << 20 > bytes / 2 => Err(spec.out_of_range(
+            "tt",
+            mb,
+            format!("at most {} MB: half of the {} this machine has available", bytes / 2 >> 20, nn::host::format_bytes(bytes)),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `mcts:checkpoint=PATH|random[,config=NET.toml][,threads=T][,backend=B][,visits=N,gumbel=K,

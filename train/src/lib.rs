@@ -18,4 +18,5 @@ mod selfplay;
 pub use config::{Bootstrap, ConfigError, FieldError, RunConfig};
 pub use error::RunError;
 pub use plot::{plot_compare, plot_run};
+pub use replay::{GameFile, GameFileError};
 pub use run::{run, RunOptions, RunSummary, EVAL_OPENING_PLIES};
