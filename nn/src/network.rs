@@ -149,13 +149,15 @@ impl NetConfig {
         Ok(())
     }
 
-    /// Trainable parameters (weights and biases; batch-norm scales and shifts included), as
-    /// [`NetConfig::flops_per_position`] counts the layers.
+    /// Every float the network stores, as Burn's `num_params` counts them: weights, biases,
+    /// batch-norm scales and shifts, and batch-norm running means and variances (not trained, but
+    /// held in memory and in checkpoints). Layers as [`NetConfig::flops_per_position`] counts them.
     pub fn parameter_count(&self) -> u64 {
         let s = SQUARES as u64;
         let c = self.channels as u64;
-        let conv = |k: u64, cin: u64, cout: u64| k * k * cin * cout + cout;
-        let bn = |ch: u64| 2 * ch;
+        // The convolutions have no bias (batch norm follows each); the move projection has one.
+        let conv = |k: u64, cin: u64, cout: u64| k * k * cin * cout;
+        let bn = |ch: u64| 4 * ch;
         let fc = |i: u64, o: u64| i * o + o;
         let k = self.input_kernel as u64;
         let mut n = conv(k, NUM_PLANES as u64, c) + bn(c);
@@ -165,7 +167,7 @@ impl NetConfig {
             n += self.blocks as u64 * (fc(c, se) + fc(se, 2 * c));
         }
         let p = self.policy_channels as u64;
-        n += conv(3, c, p) + bn(p) + conv(1, p, NUM_MOVE_PLANES as u64) + fc(p, 1);
+        n += conv(3, c, p) + bn(p) + fc(p, NUM_MOVE_PLANES as u64) + fc(p, 1);
         let v = self.value_channels as u64;
         let h = self.value_hidden as u64;
         let scalar_head = |out: u64| conv(1, c, v) + bn(v) + fc(v * s, h) + fc(h, out);
