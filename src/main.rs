@@ -30,6 +30,8 @@ enum Command {
     Go(cmd::go::Args),
     /// Play a game against an engine in the terminal (moves in Hodges or CECP notation).
     Play(cmd::play::Args),
+    /// The web board: play and analyse in the browser (prints the URL to open).
+    Serve(cmd::serve::Args),
     /// CECP (XBoard/WinBoard) engine on standard input and output.
     Xboard(cmd::xboard::Args),
     /// Network checkpoints: print a header (`info`), write a randomly initialised one (`new`).
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => cmd::arena::run(a),
         Command::Go(a) => cmd::go::run(a),
         Command::Play(a) => cmd::play::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Xboard(a) => cmd::xboard::run(a),
         Command::Checkpoint(a) => cmd::checkpoint::run(a),
         Command::Train(a) => cmd::train::run(a),

@@ -300,6 +300,24 @@ pub fn play_text(game: &mut Game, text: &str) -> Result<Move, PlayError> {
     Ok(m)
 }
 
+/// Read a move as a person writes it, Hodges (`P-9k`, `Lnx!9d`) or CECP coordinates
+/// (`h5h6`), and play it; refused with the real reason as in [`play_text`]. Hodges is tried
+/// first; text shaped like coordinates is read as CECP.
+pub fn play_person_text(game: &mut Game, text: &str) -> Result<Move, PlayError> {
+    if let Some(o) = game.outcome() {
+        return Err(PlayError::GameOver(o.describe()));
+    }
+    let candidates = game.candidate_moves();
+    let pos = *game.position();
+    let m = match crate::hodges::HodgesBook::with_moves(&pos, game.table(), &candidates).read(text) {
+        Ok(m) => m,
+        Err(_) if notation::parse_cecp_syntax(text).is_ok() => notation::parse_cecp_in(&pos, &candidates, text)?,
+        Err(e) => return Err(e.into()),
+    };
+    game.play(m)?;
+    Ok(m)
+}
+
 /// Parse every game of a record file (syntax only; see [`GameRecord::replay`]).
 pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
     let mut games = Vec::new();
@@ -522,7 +540,8 @@ mod tests {
     #[test]
     fn a_result_tag_that_contradicts_the_rules_is_reported() {
         // Black takes White's last royal with its first move: the rules say 1-0.
-        let text = "[FEN \"k15/R15/16/16/16/16/16/16/16/16/16/16/16/16/16/15K b\"]\n[Result \"0-1\"]\n\n1. a15a16 0-1\n";
+        let text =
+            "[FEN \"k15/R15/16/16/16/16/16/16/16/16/16/16/16/16/16/15K b\"]\n[Result \"0-1\"]\n\n1. a15a16 0-1\n";
         let rec = &parse_records(text).unwrap()[0];
         let game = rec.replay().unwrap();
         let why = rec.contradiction(&game).unwrap();

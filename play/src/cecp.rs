@@ -30,12 +30,12 @@ use engine::Position;
 use engine::{parse_fen, FenError};
 use engine::{Color, Square};
 use engine::{Kind, NUM_START_KINDS};
+use search::alphabeta::MAX_DEPTH;
+use search::MAX_MOVE_TIME;
 use search::{Clock, EngineSpec, Limits, Player, SpecError, Thinking};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
-use search::alphabeta::MAX_DEPTH;
-use search::MAX_MOVE_TIME;
 
 /// The most time on a clock that `time`, `otim` and `level` may set: a year, in centiseconds.
 pub const MAX_CLOCK_CS: i64 = 365 * 24 * 3600 * 100;
@@ -318,10 +318,7 @@ impl<W: Write> Cecp<W> {
                 }
                 // A clock already run out is XBoard's way of saying "hurry": treat it as zero.
                 Ok(cs) if cs < 0 => self.tc.remaining = Some(Duration::ZERO),
-                _ => writeln!(
-                    self.out,
-                    "Error (time takes centiseconds on the clock, 0 to {MAX_CLOCK_CS}): {line}"
-                )?,
+                _ => writeln!(self.out, "Error (time takes centiseconds on the clock, 0 to {MAX_CLOCK_CS}): {line}")?,
             },
             "post" => self.post = true,
             "nopost" => self.post = false,

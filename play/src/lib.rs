@@ -1,6 +1,6 @@
 //! Facing people and other engines: the one engine registry (every spec), the arena (paired
 //! games, openings, adjudication, Elo and SPRT), `go`, the CECP engine for XBoard, the
-//! terminal game and its board drawing, and the speed benchmarks.
+//! terminal game and its board drawing, the web board (`serve`), and the speed benchmarks.
 //!
 //! Stands on `engine`, `search` and `nn`; never on the trainer, so `tenjiku play`, `xboard`
 //! and `arena` do not link it.
@@ -11,6 +11,7 @@ pub mod cecp;
 mod display;
 mod go;
 mod registry;
+pub mod serve;
 mod session;
 mod stats;
 

@@ -61,7 +61,11 @@ fn check_tt_memory(spec: &EngineSpec) -> Result<(), SpecError> {
         Some(bytes) if (mb as u64) << 20 > bytes / 2 => Err(spec.out_of_range(
             "tt",
             mb,
-            format!("at most {} MB: half of the {} this machine has available", bytes / 2 >> 20, nn::host::format_bytes(bytes)),
+            format!(
+                "at most {} MB: half of the {} this machine has available",
+                bytes / 2 >> 20,
+                nn::host::format_bytes(bytes)
+            ),
         )),
         _ => Ok(()),
     }

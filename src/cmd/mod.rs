@@ -9,6 +9,7 @@ pub mod perft;
 pub mod play;
 pub mod play_random;
 pub mod plot;
+pub mod serve;
 pub mod show;
 pub mod train;
 pub mod xboard;
