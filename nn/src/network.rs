@@ -131,16 +131,17 @@ impl NetConfig {
         ];
         for (field, value, lo, hi) in ranges {
             if !(lo..=hi).contains(&value) {
-                let range = if field == "se_ratio" {
-                    format!("0 (off) to 'channels' ({hi})")
-                } else {
-                    format!("{lo} to {hi}")
-                };
+                let range =
+                    if field == "se_ratio" { format!("0 (off) to 'channels' ({hi})") } else { format!("{lo} to {hi}") };
                 return Err(ConfigError::OutOfRange { field, value, range });
             }
         }
         if self.input_kernel != 1 && self.input_kernel != 3 {
-            return Err(ConfigError::OutOfRange { field: "input_kernel", value: self.input_kernel, range: "1 or 3".into() });
+            return Err(ConfigError::OutOfRange {
+                field: "input_kernel",
+                value: self.input_kernel,
+                range: "1 or 3".into(),
+            });
         }
         let parameters = self.parameter_count();
         if parameters > MAX_PARAMETERS {

@@ -4,12 +4,12 @@
 //! the arena, `go`, `play` and the CECP mode drive them through it. An engine *spec* such as
 //! `alphabeta:depth=3` or `random` names one engine and its limits ([`EngineSpec`]).
 
+use crate::spec::MAX_MOVE_TIME;
 use engine::Game;
 use engine::Move;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use crate::spec::MAX_MOVE_TIME;
 use std::time::Duration;
 
 /// How long an engine may think. Unset fields are unlimited; with nothing set the engine uses
@@ -40,9 +40,8 @@ impl Limits {
     /// the limits say.
     pub fn time_budget(&self) -> Option<Duration> {
         let max = MAX_MOVE_TIME.as_secs_f64();
-        let mut best: Option<Duration> = self
-            .movetime
-            .map(|t| t.min(MAX_MOVE_TIME).mul_f64(0.95).saturating_sub(Duration::from_millis(5)));
+        let mut best: Option<Duration> =
+            self.movetime.map(|t| t.min(MAX_MOVE_TIME).mul_f64(0.95).saturating_sub(Duration::from_millis(5)));
         if let Some(c) = self.clock {
             let moves = if c.moves_to_go > 0 { c.moves_to_go as f64 } else { 40.0 };
             let t = c.remaining.as_secs_f64() / moves + c.increment.as_secs_f64() * 0.8;

@@ -399,7 +399,8 @@ impl RunConfig {
                 return bad("bootstrap_positions", "must be at least 1 when `bootstrap` is on");
             }
         }
-        if !(self.bootstrap_train_steps_per_1000_positions > 0.0 && self.bootstrap_train_steps_per_1000_positions <= 1e6)
+        if !(self.bootstrap_train_steps_per_1000_positions > 0.0
+            && self.bootstrap_train_steps_per_1000_positions <= 1e6)
         {
             return bad("bootstrap_train_steps_per_1000_positions", "must be a number above 0 and at most 1000000");
         }

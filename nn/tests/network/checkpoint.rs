@@ -338,7 +338,10 @@ fn network_sizes_are_checked_against_their_ranges_before_allocating() {
     let mut huge = NetConfig::from_toml(&text).unwrap();
     (huge.channels, huge.blocks) = (1024, 64);
     let e = huge.validate().unwrap_err().to_string();
-    assert!(e.contains("more than the 268435456 parameters a network may have") || e.contains("a network may have"), "{e}");
+    assert!(
+        e.contains("more than the 268435456 parameters a network may have") || e.contains("a network may have"),
+        "{e}"
+    );
     for name in ["net-tiny.toml", "net-cpu.toml"] {
         let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap();
         let net = Network::seeded(&cfg, 1, &backend::cpu_device());

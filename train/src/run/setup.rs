@@ -115,7 +115,9 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let bar = if opts.progress { ProgressBar::new(cfg.max_steps) } else { ProgressBar::hidden() };
 
     let (learner, resumed_from, fresh_moments) =
-        load_network(&cfg, &dirs, &device, &rules_tag, change.as_ref(), opts.start_over, &mut |w| warn(&mut log, &bar, w))?;
+        load_network(&cfg, &dirs, &device, &rules_tag, change.as_ref(), opts.start_over, &mut |w| {
+            warn(&mut log, &bar, w)
+        })?;
     if let Some((changes, _)) = &change {
         let list: Vec<String> = changes.iter().map(|(f, a, b)| format!("{f} {a} -> {b}")).collect();
         log.line(&format!("schedule change at step {}: {}", learner.step(), list.join(", ")));
