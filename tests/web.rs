@@ -261,3 +261,63 @@ fn a_person_plays_in_a_real_browser() {
     assert_eq!(errors, json!(""), "JavaScript errors on the page");
     let _ = d.agent.delete(&d.base).call();
 }
+
+/// Ctrl-C stops the server promptly even while a page holds an event stream open, and a
+/// non-loopback address is announced as open to its network.
+#[test]
+fn the_server_stops_on_ctrl_c_with_a_page_connected() {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
+        .args(["serve", "--port", "0", "--engine", "random"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(server.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the URL").to_string();
+    let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
+    let game: Value =
+        agent.post(&format!("{url}api/games")).send_json(json!({"mode": "analysis"})).unwrap().into_json().unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
+    // An open event stream, read in the background as a page would.
+    let events = agent.get(&format!("{url}api/games/{id}/events")).call().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut r = BufReader::new(events.into_reader());
+        let mut l = String::new();
+        while r.read_line(&mut l).map(|n| n > 0).unwrap_or(false) {
+            l.clear();
+        }
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: sending SIGINT to a child process we started.
+    unsafe {
+        libc::kill(server.id() as i32, libc::SIGINT);
+    }
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = server.try_wait().unwrap() {
+            break s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "the server did not stop within 10 s of Ctrl-C");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    assert!(rest.contains("Stopped."), "{rest}");
+    reader.join().unwrap();
+
+    // Any address but loopback: a warning on start.
+    let mut open = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
+        .args(["serve", "--port", "0", "--host", "0.0.0.0", "--engine", "random"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(open.stdout.take().unwrap());
+    let (mut first, mut second) = (String::new(), String::new());
+    out.read_line(&mut first).unwrap();
+    out.read_line(&mut second).unwrap();
+    let _open = Killed(open);
+    assert!(second.contains("anyone who can reach this machine"), "{first}{second}");
+}

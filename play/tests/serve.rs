@@ -13,12 +13,16 @@ use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
 fn app() -> Router {
+    app_with_run(None)
+}
+
+fn app_with_run(run_dir: Option<std::path::PathBuf>) -> Router {
     let opts = ServeOptions {
         host: "127.0.0.1".parse().unwrap(),
         port: 0,
         rules: Rules::default(),
         engines: vec!["random:seed=3".into()],
-        run_dir: None,
+        run_dir,
         max_searches: 2,
         open: false,
     };
@@ -392,4 +396,24 @@ async fn changing_the_engine_mid_search_keeps_the_new_one() {
     assert_eq!(s, StatusCode::OK, "{v}");
     let v = wait_for(&app, &id, |v| v["ply"] == 3).await;
     assert_eq!(v["engine_name"], "random");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_run_page_reads_the_runs_metrics_as_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_run(Some(dir.path().to_path_buf()));
+    let (s, v) = call(&app, "GET", "/api/run/metrics", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "no metrics.csv yet");
+    assert!(error_of(&v).contains("metrics"), "{v}");
+    std::fs::write(dir.path().join("metrics.csv"), "step,loss,note\n1,0.5,\n2,0.25,warm\n").unwrap();
+    let (s, v) = call(&app, "GET", "/api/run/metrics", None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["columns"], json!(["step", "loss", "note"]));
+    assert_eq!(v["rows"], json!([[1.0, 0.5, null], [2.0, 0.25, "warm"]]));
+    let (s, v) = call(&app, "GET", "/run", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(v.as_str().unwrap().contains("run.js"));
+    let (s, v) = call(&app, "GET", "/api/info", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["run"], true);
 }
