@@ -87,3 +87,16 @@ fn bad_arguments_give_one_line_errors() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("perft"));
 }
+
+/// A transposition table larger than half the memory this machine has available is refused
+/// before it is allocated, naming the key, the value and the limit (issue 19).
+#[test]
+fn a_transposition_table_larger_than_the_machine_is_refused_before_allocating() {
+    let out = tenjiku(&["go", "--engine", "alphabeta:depth=1,tt=65536"]);
+    if out.status.success() {
+        eprintln!("SKIPPED: this machine has more than 128 GiB available, so tt=65536 fits");
+        return;
+    }
+    assert_one_line_error(&out, "'tt=65536' is out of range");
+    assert!(stderr(&out).contains("available"), "{}", stderr(&out));
+}
