@@ -28,6 +28,24 @@ fn which(name: &str) -> Option<String> {
     (out.status.success() && !p.is_empty()).then_some(p)
 }
 
+/// `tenjiku serve --port 0 ARGS...`, its URL (from the first line it prints) and the rest of
+/// its output.
+fn start_server(args: &[&str]) -> (Child, String, BufReader<std::process::ChildStdout>) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(server.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the URL").to_string();
+    assert!(url.starts_with("http://127.0.0.1:") || args.contains(&"--host"), "{line}");
+    (server, url, out)
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -146,17 +164,8 @@ fn a_person_plays_in_a_real_browser() {
         return;
     };
     // The server, on a free port, with a quick engine.
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
-        .args(["serve", "--port", "0", "--engine", "alphabeta:depth=1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let (server, url, _out) = start_server(&["--engine", "alphabeta:depth=1"]);
     let _server = Killed(server);
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the URL").to_string();
-    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
 
     let port = free_port();
     let _driver = Killed(
@@ -266,16 +275,7 @@ fn a_person_plays_in_a_real_browser() {
 /// non-loopback address is announced as open to its network.
 #[test]
 fn the_server_stops_on_ctrl_c_with_a_page_connected() {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
-        .args(["serve", "--port", "0", "--engine", "random"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(server.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the URL").to_string();
+    let (mut server, url, mut out) = start_server(&["--engine", "random"]);
     let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
     let game: Value =
         agent.post(&format!("{url}api/games")).send_json(json!({"mode": "analysis"})).unwrap().into_json().unwrap();
@@ -309,15 +309,9 @@ fn the_server_stops_on_ctrl_c_with_a_page_connected() {
     reader.join().unwrap();
 
     // Any address but loopback: a warning on start.
-    let mut open = Command::new(env!("CARGO_BIN_EXE_tenjiku"))
-        .args(["serve", "--port", "0", "--host", "0.0.0.0", "--engine", "random"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(open.stdout.take().unwrap());
-    let (mut first, mut second) = (String::new(), String::new());
-    out.read_line(&mut first).unwrap();
-    out.read_line(&mut second).unwrap();
+    let (open, _, mut out) = start_server(&["--host", "0.0.0.0", "--engine", "random"]);
     let _open = Killed(open);
-    assert!(second.contains("anyone who can reach this machine"), "{first}{second}");
+    let mut second = String::new();
+    out.read_line(&mut second).unwrap();
+    assert!(second.contains("anyone who can reach this machine"), "{second}");
 }

@@ -20,15 +20,35 @@ pub struct PieceView {
     pub royal: bool,
 }
 
-/// A legal move, with what it would remove from the board.
+/// A move's names and squares (`from`, the `via` squares captured on the way, `to`; no squares
+/// for the null pass).
 #[derive(Serialize, Clone, Debug)]
-pub struct MoveView {
+pub struct MovePath {
     #[serde(rename = "move")]
     pub cecp: String,
     pub hodges: String,
     pub from: Option<String>,
     pub via: Vec<String>,
     pub to: Option<String>,
+}
+
+impl MovePath {
+    fn new(m: Move, hodges: String) -> MovePath {
+        MovePath {
+            cecp: notation::to_cecp(m),
+            hodges,
+            from: m.from().map(|s| s.cecp()),
+            via: names(m.via()),
+            to: m.to().map(|s| s.cecp()),
+        }
+    }
+}
+
+/// A legal move, with what it would remove from the board.
+#[derive(Serialize, Clone, Debug)]
+pub struct MoveView {
+    #[serde(flatten)]
+    pub path: MovePath,
     pub promote: bool,
     pub pass: bool,
     pub null_pass: bool,
@@ -46,12 +66,8 @@ pub struct Removed {
 /// The move that led to the shown position.
 #[derive(Serialize, Clone, Debug)]
 pub struct LastMove {
-    #[serde(rename = "move")]
-    pub cecp: String,
-    pub hodges: String,
-    pub from: Option<String>,
-    pub via: Vec<String>,
-    pub to: Option<String>,
+    #[serde(flatten)]
+    pub path: MovePath,
     pub captured: Vec<Removed>,
     pub burned: Vec<Removed>,
 }
@@ -142,11 +158,7 @@ fn move_view(pos: &Position, game: &Game, book: &HodgesBook, m: Move) -> MoveVie
     let mut after = *pos;
     let effect = after.play(game.table(), m);
     MoveView {
-        cecp: notation::to_cecp(m),
-        hodges: book.write(m),
-        from: m.from().map(|s| s.cecp()),
-        via: names(m.via()),
-        to: m.to().map(|s| s.cecp()),
+        path: MovePath::new(m, book.write(m)),
         promote: m.promotes(),
         pass: m.is_piece_pass(),
         null_pass: m.is_null_pass(),
@@ -234,11 +246,7 @@ pub fn position_view(game: &Game, legal_for: Option<Color>) -> PositionView {
             it.map(|(s, pc)| Removed { sq: s.cecp(), abbr: pc.abbr() }).collect::<Vec<_>>()
         };
         LastMove {
-            cecp: notation::to_cecp(p.mv),
-            hodges: moves.last().map(|m| m.hodges.clone()).unwrap_or_default(),
-            from: p.mv.from().map(|s| s.cecp()),
-            via: names(p.mv.via()),
-            to: p.mv.to().map(|s| s.cecp()),
+            path: MovePath::new(p.mv, moves.last().map(|m| m.hodges.clone()).unwrap_or_default()),
             captured: removed(&mut p.effect.captured()),
             burned: removed(&mut p.effect.burned()),
         }
