@@ -134,7 +134,10 @@ impl Slot {
 
     /// Send the current view to every open event stream.
     pub fn publish(&self) {
-        let _ = self.events.send(Event::State(Box::new(self.view())));
+        // A view is a few move generations per ply shown; build it only for pages listening.
+        if self.events.receiver_count() > 0 {
+            let _ = self.events.send(Event::State(Box::new(self.view())));
+        }
     }
 }
 
