@@ -38,6 +38,12 @@ enum Command {
     Checkpoint(cmd::checkpoint::Args),
     /// Self-play training: alternate self-play and training steps; resumes an existing run.
     Train(cmd::train::Args),
+    /// A self-play worker of a run on many machines: plays with the newest published network
+    /// and uploads its games to the store (see `learn`).
+    Selfplay(cmd::selfplay::Args),
+    /// The trainer of a run on many machines: trains on the workers' games in the store and
+    /// publishes networks (see `selfplay`).
+    Learn(cmd::learn::Args),
     /// Charts of a training run (losses, policy entropy, game length, Elo) as PNG files.
     Plot(cmd::plot::Args),
 }
@@ -88,6 +94,8 @@ fn main() -> ExitCode {
         Command::Xboard(a) => cmd::xboard::run(a),
         Command::Checkpoint(a) => cmd::checkpoint::run(a),
         Command::Train(a) => cmd::train::run(a),
+        Command::Selfplay(a) => cmd::selfplay::run(a),
+        Command::Learn(a) => cmd::learn::run(a),
         Command::Plot(a) => cmd::plot::run(a),
     };
     match result {

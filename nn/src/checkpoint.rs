@@ -203,7 +203,14 @@ fn one_line(s: &str) -> String {
 /// puts in `header.checksum`).
 pub fn save(path: impl AsRef<Path>, ckpt: &Checkpoint) -> Result<u64, CheckpointError> {
     let path = path.as_ref();
-    let io = |op, err| CheckpointError::Io { path: path.to_path_buf(), op, err };
+    let (bytes, checksum) = to_bytes(path, ckpt)?;
+    crate::files::write_atomic(path, &bytes)
+        .map_err(|err| CheckpointError::Io { path: path.to_path_buf(), op: "write", err })?;
+    Ok(checksum)
+}
+
+/// The bytes of `ckpt` as [`save`] writes them, and their checksum (`path` names it in errors).
+pub fn to_bytes(path: &Path, ckpt: &Checkpoint) -> Result<(Vec<u8>, u64), CheckpointError> {
     let mut header = ckpt.header.clone();
     header.format_version = FORMAT_VERSION;
     let header_text = header.to_toml();
@@ -233,8 +240,7 @@ pub fn save(path: impl AsRef<Path>, ckpt: &Checkpoint) -> Result<u64, Checkpoint
 
     let mut bytes = prefix;
     bytes.extend_from_slice(&body);
-    crate::files::write_atomic(path, &bytes).map_err(|e| io("write", e))?;
-    Ok(checksum)
+    Ok((bytes, checksum))
 }
 
 /// The parts of a verified file.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use train::Bootstrap;
 use train::RunOptions;
 
-fn parse_bootstrap(s: &str) -> Result<Bootstrap, String> {
+pub fn parse_bootstrap(s: &str) -> Result<Bootstrap, String> {
     Bootstrap::parse(s).map_err(|e| e.to_string())
 }
 
@@ -50,7 +50,7 @@ pub struct Args {
     start_over: bool,
 }
 
-fn minutes(s: &str) -> Result<f64, String> {
+pub fn minutes(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(m) if m > 0.0 && m <= 365.0 * 24.0 * 60.0 => Ok(m),
         _ => Err(format!("'{s}' is not a number of minutes from more than 0 to 525600 (a year)")),
@@ -69,6 +69,7 @@ pub fn run(a: Args) -> Result<()> {
         sets: a.set,
         progress: !a.quiet && std::io::stderr().is_terminal(),
         start_over: a.start_over,
+        ..RunOptions::default()
     };
     let s = train::run(&opts)?;
     println!("{}: step {}, {} games, {} positions ({})", opts.run_dir.display(), s.step, s.games, s.positions, s.stop);

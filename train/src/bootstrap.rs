@@ -171,9 +171,10 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
         resign_off: false,
         would_resign: None,
         teacher: true,
+        opponent: None,
         plies,
     };
-    Finished { index, file, opponent: None }
+    Finished { file }
 }
 
 #[cfg(test)]

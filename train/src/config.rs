@@ -284,6 +284,21 @@ impl RunConfig {
         Ok(cfg)
     }
 
+    /// A run's own config as a store keeps it (`config.toml`, with its `[net]` table).
+    pub fn from_stored(text: &str, origin: &str) -> Result<RunConfig, ConfigError> {
+        let cfg = RunConfig::from_toml(text, origin)?;
+        match &cfg.net {
+            None => Err(ConfigError::Network {
+                origin: origin.to_string(),
+                why: "a run's config.toml must have its [net] table".into(),
+            }),
+            Some(n) => {
+                n.validate().map_err(|error| ConfigError::NetTable { origin: origin.to_string(), error })?;
+                Ok(cfg)
+            }
+        }
+    }
+
     /// The network config (present after [`RunConfig::load`]).
     pub fn net(&self) -> &NetConfig {
         self.net.as_ref().expect("network config loaded")

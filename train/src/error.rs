@@ -47,6 +47,16 @@ pub enum RunError {
     NetworkShape,
     #[error("the run's checkpoints play rules '{checkpoint}', the config says '{config}'")]
     RulesDiffer { checkpoint: String, config: String },
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Lease(#[from] crate::lease::LeaseError),
+    #[error("store {store}: '{key}' cannot be used: {why}")]
+    BadObject { store: String, key: String, why: String },
+    #[error("no network to play with yet (none published)")]
+    NoNetwork,
+    #[error("store {store} has no config.toml yet: give --config (the trainer writes it when it starts a run)")]
+    NoStoreConfig { store: String },
 }
 
 impl RunError {

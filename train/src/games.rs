@@ -4,7 +4,6 @@
 //! stand on this module.
 
 use crate::replay::GameFile;
-use engine::Color;
 use engine::{DrawReason, Game, Outcome};
 use search::alphabeta::AlphaBeta;
 use search::EngineSpec;
@@ -47,12 +46,9 @@ pub enum EngineCheckError {
     NoLimit,
 }
 
-/// A finished game and its number.
+/// A finished game.
 pub struct Finished {
-    pub index: u64,
     pub file: GameFile,
-    /// In an opponent game, the opponent's colour (the network played the other).
-    pub opponent: Option<Color>,
 }
 
 /// Count a move of an alpha-beta player (the teacher, or self-play's opponent) scored `score`

@@ -13,10 +13,12 @@ use engine::MoveTable;
 use nn::backend::Device;
 use nn::checkpoint::{self, Checkpoint, Header};
 use nn::train::{Losses, TrainConfig, Trainer};
-use nn::{NetConfig, Network};
+use nn::NetConfig;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use search::mix_seed;
+use crate::store::{Store, StoreError};
+use nn::checkpoint::MAX_CHECKPOINT_BYTES;
 use std::path::{Path, PathBuf};
 
 /// File name of the checkpoint at `step`.
@@ -29,13 +31,38 @@ pub fn parse_checkpoint_name(name: &str) -> Option<u64> {
     name.strip_prefix("step-")?.strip_suffix(".ckpt")?.parse().ok()
 }
 
-/// Checkpoints in `dir`, sorted by step.
-pub fn list_checkpoints(dir: &Path) -> Vec<(u64, PathBuf)> {
-    let mut v: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
+/// The folder of the checkpoints in a store.
+pub const CHECKPOINTS: &str = "checkpoints";
+
+/// The key of the checkpoint at `step`.
+pub fn checkpoint_key(step: u64) -> String {
+    format!("{CHECKPOINTS}/{}", checkpoint_name(step))
+}
+
+/// Checkpoints in the store (directly under `checkpoints/`), sorted by step: `(step, key)`.
+pub fn list_checkpoints(store: &Store) -> Result<Vec<(u64, String)>, StoreError> {
+    let mut v: Vec<(u64, String)> = store
+        .list(CHECKPOINTS)?
+        .into_iter()
+        .filter_map(|e| {
+            let name = e.key.strip_prefix(CHECKPOINTS)?.strip_prefix('/')?;
+            parse_checkpoint_name(name).map(|s| (s, e.key.clone()))
+        })
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// Checkpoint files in a local directory, sorted by step: `(step, file name)`.
+pub fn list_checkpoint_files(dir: &Path) -> Vec<(u64, String)> {
+    let mut v: Vec<(u64, String)> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|e| e.file_name().to_str().and_then(parse_checkpoint_name).map(|s| (s, e.path())))
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            parse_checkpoint_name(&name).map(|s| (s, name))
+        })
         .collect();
     v.sort();
     v
@@ -52,31 +79,38 @@ pub const UNLOADABLE_DIR: &str = "unloadable";
 
 /// The checkpoint a run resumes from: the highest step that loads, whatever `latest` says (a
 /// kill can leave `latest` behind; it is only ever read for a warning, never followed). A
-/// checkpoint that does not load, or whose header names another step than its file name, is
-/// moved into `checkpoints/unloadable/` with a warning, so that a later checkpoint of that step
-/// never overwrites a different network. `Ok(None)`: the directory never had a checkpoint;
-/// `Err`: it has (or had: `unloadable/` is not empty) checkpoints and none loads.
+/// checkpoint that does not load, or whose header names another step than its name, is moved
+/// into `checkpoints/unloadable/` with a warning, so that a later checkpoint of that step never
+/// overwrites a different network. `Ok(None)`: the store never had a checkpoint; `Err`: it has
+/// (or had: `unloadable/` is not empty) checkpoints and none loads.
 pub fn find_resume_point(
-    dir: &Path,
+    store: &Store,
     device: &Device,
     warn: &mut dyn FnMut(String),
-) -> Result<Option<(PathBuf, Checkpoint)>, RunError> {
-    let all = list_checkpoints(dir);
+) -> Result<Option<(String, Checkpoint)>, RunError> {
+    let all = list_checkpoints(store)?;
     let mut found = None;
-    for (step, p) in all.iter().rev() {
-        let why = match checkpoint::load(p, device) {
+    for (step, key) in all.iter().rev() {
+        let shown = store.describe(key);
+        let loaded = match store.get(key, MAX_CHECKPOINT_BYTES) {
+            Ok(Some(bytes)) => checkpoint::from_bytes(Path::new(&shown), &bytes, device).map_err(|e| e.to_string()),
+            Ok(None) => continue, // deleted since the listing (pruned by another process)
+            Err(e) => Err(e.to_string()),
+        };
+        let why = match loaded {
             Ok(c) if c.header.step == *step => {
-                found = Some((p.clone(), c));
+                found = Some((key.clone(), c));
                 break;
             }
             Ok(c) => format!("its header says step {}", c.header.step),
-            Err(e) => e.to_string(),
+            Err(e) => e,
         };
-        let moved = set_aside(dir, p);
-        warn(format!("checkpoint {} does not load ({why}); moved to {}", p.display(), moved.display()));
+        let moved = set_aside(store, key);
+        warn(format!("checkpoint {shown} does not load ({why}); moved to {}", store.describe(&moved)));
     }
-    if let Some((path, c)) = &found {
-        let named = std::fs::read_to_string(dir.join("latest")).unwrap_or_default();
+    if let Some((key, c)) = &found {
+        let named = store.get(&format!("{CHECKPOINTS}/latest"), 4096).ok().flatten().unwrap_or_default();
+        let named = String::from_utf8_lossy(&named);
         let named = named.trim();
         match parse_checkpoint_name(named) {
             _ if named.contains(['/', '\\']) => {
@@ -86,42 +120,47 @@ pub fn find_resume_point(
             Some(s) => warn(format!(
                 "checkpoints/latest names step {s}; resuming from step {}, the newest checkpoint that loads ({})",
                 c.header.step,
-                path.display()
+                store.describe(key)
             )),
             None if named.is_empty() => {}
             None => warn(format!("checkpoints/latest names '{named}', not a checkpoint; ignored")),
         }
     }
-    let set_aside_before = std::fs::read_dir(dir.join(UNLOADABLE_DIR)).map_or(0, |d| d.count());
+    let set_aside_before = store.list(&format!("{CHECKPOINTS}/{UNLOADABLE_DIR}"))?.len();
     match found {
-        None if !all.is_empty() || set_aside_before > 0 => {
-            Err(RunError::NoCheckpointLoads { dir: dir.to_path_buf(), count: all.len().max(set_aside_before) })
-        }
+        None if !all.is_empty() || set_aside_before > 0 => Err(RunError::NoCheckpointLoads {
+            dir: PathBuf::from(store.describe(CHECKPOINTS)),
+            count: all.len().max(set_aside_before),
+        }),
         found => Ok(found),
     }
 }
 
-/// Move a checkpoint file into `checkpoints/unloadable/` (under a new name if one is there
-/// already); returns where it went. A file that cannot be moved stays where it is.
-pub fn set_aside(dir: &Path, path: &Path) -> PathBuf {
-    let aside = dir.join(UNLOADABLE_DIR);
-    let _ = std::fs::create_dir_all(&aside);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut target = aside.join(&name);
-    let mut n = 1;
-    while target.exists() {
-        target = aside.join(format!("{name}.{n}"));
-        n += 1;
+/// Move a checkpoint into `checkpoints/unloadable/` (under a new name if one is there already);
+/// returns where it went. One that cannot be moved stays where it is.
+pub fn set_aside(store: &Store, key: &str) -> String {
+    let name = key.rsplit('/').next().unwrap_or(key).to_string();
+    let Ok(Some(bytes)) = store.get(key, MAX_CHECKPOINT_BYTES) else { return key.to_string() };
+    for n in 0..1000 {
+        let target = match n {
+            0 => format!("{CHECKPOINTS}/{UNLOADABLE_DIR}/{name}"),
+            n => format!("{CHECKPOINTS}/{UNLOADABLE_DIR}/{name}.{n}"),
+        };
+        match store.create(&target, bytes.clone()) {
+            Ok(true) => {
+                let _ = store.delete(key);
+                return target;
+            }
+            Ok(false) => continue,
+            Err(_) => break,
+        }
     }
-    match std::fs::rename(path, &target) {
-        Ok(()) => target,
-        Err(_) => path.to_path_buf(),
-    }
+    key.to_string()
 }
 
-/// Write `name` into `dir/latest` atomically.
-pub fn write_latest(dir: &Path, name: &str) -> std::io::Result<()> {
-    nn::files::write_atomic(&dir.join("latest"), format!("{name}\n").as_bytes())
+/// Write `name` into `checkpoints/latest` (atomically).
+pub fn write_latest(store: &Store, name: &str) -> Result<(), StoreError> {
+    store.put(&format!("{CHECKPOINTS}/latest"), format!("{name}\n").into_bytes())
 }
 
 /// Losses of one step, with the policy loss per policy-target position.
@@ -184,11 +223,6 @@ impl Learner {
         self.step
     }
 
-    /// The current network (inference mode, plain device).
-    pub fn network(&self) -> Network {
-        self.trainer.network()
-    }
-
     /// One optimiser step on a batch drawn from `buffer` (the draw is seeded by the run's seed and
     /// the step number, so a resumed run draws as the original would have).
     pub fn train_step(&mut self, buffer: &ReplayBuffer, table: &MoveTable) -> StepLosses {
@@ -201,38 +235,50 @@ impl Learner {
         StepLosses { losses, policy }
     }
 
-    /// Save a checkpoint of the current step into `dir` and point `latest` at it. Returns its
-    /// path.
-    pub fn save(&mut self, dir: &Path) -> Result<PathBuf, RunError> {
+    /// Save a checkpoint of the current step into the store (created, never replaced) and
+    /// point `latest` at it. Returns its key and bytes.
+    pub fn save(&mut self, store: &Store) -> Result<(String, Vec<u8>), RunError> {
         let name = checkpoint_name(self.step);
-        let path = dir.join(&name);
+        let key = checkpoint_key(self.step);
         let mut header = Header::new(self.net_config.clone(), &self.rules_tag);
         header.step = self.step;
         header.parent = self.parent.clone();
-        if path.exists() {
-            // Never reached in a run (a resume starts from the newest checkpoint, and sets aside
-            // the ones above it that do not load); a checkpoint file is never replaced.
-            return Err(RunError::CheckpointExists { path });
-        }
         let ckpt =
             Checkpoint { header, network: self.trainer.network(), optimizer: Some(self.trainer.optimizer_state()) };
-        checkpoint::save(&path, &ckpt)?;
-        write_latest(dir, &name).map_err(RunError::io("write", dir.join("latest")))?;
+        let (bytes, _) = checkpoint::to_bytes(Path::new(&store.describe(&key)), &ckpt)?;
+        if !store.create(&key, bytes.clone())? {
+            // Never reached in a run (a resume starts from the newest checkpoint, and sets aside
+            // the ones above it that do not load); a checkpoint is never replaced.
+            return Err(RunError::CheckpointExists { path: PathBuf::from(store.describe(&key)) });
+        }
+        write_latest(store, &name)?;
         self.parent = Some(name);
-        Ok(path)
+        Ok((key, bytes))
     }
 }
 
-/// Delete checkpoints beyond the newest `keep`, sparing evaluated ones and `latest`'s.
-pub fn prune(dir: &Path, keep: usize, every_steps: u64, eval_every: u64) {
-    let all = list_checkpoints(dir);
-    let latest = std::fs::read_to_string(dir.join("latest")).unwrap_or_default();
+/// Which of `all` (`(step, name)`, sorted by step) pruning deletes: all but the newest `keep`,
+/// sparing evaluated ones, step 0 and the one `latest` names.
+pub fn to_prune(all: &[(u64, String)], latest: &str, keep: usize, every_steps: u64, eval_every: u64) -> Vec<String> {
     let n = all.len();
-    for (i, (step, path)) in all.into_iter().enumerate() {
-        let newest = i + keep >= n;
-        let named = path.file_name().and_then(|f| f.to_str()) == Some(latest.trim());
-        if !newest && !named && !is_evaluated(step, every_steps, eval_every) && step != 0 {
-            let _ = std::fs::remove_file(&path);
-        }
+    let latest = latest.trim();
+    all.iter()
+        .enumerate()
+        .filter(|(i, (step, name))| {
+            let newest = i + keep >= n;
+            let named = name.rsplit('/').next() == Some(latest);
+            !newest && !named && !is_evaluated(*step, every_steps, eval_every) && *step != 0
+        })
+        .map(|(_, (_, name))| name.clone())
+        .collect()
+}
+
+/// Delete the store's checkpoints beyond the newest `keep`, sparing evaluated ones and
+/// `latest`'s.
+pub fn prune(store: &Store, keep: usize, every_steps: u64, eval_every: u64) {
+    let Ok(all) = list_checkpoints(store) else { return };
+    let latest = store.get(&format!("{CHECKPOINTS}/latest"), 4096).ok().flatten().unwrap_or_default();
+    for key in to_prune(&all, &String::from_utf8_lossy(&latest), keep, every_steps, eval_every) {
+        let _ = store.delete(&key);
     }
 }

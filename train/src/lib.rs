@@ -5,18 +5,24 @@
 //! person plays with lives here. The command line needs only what is re-exported below.
 
 mod bootstrap;
+mod chunk;
 mod config;
 mod error;
 mod games;
 mod learner;
+mod lease;
 mod metrics;
 mod plot;
 mod replay;
 mod run;
 mod selfplay;
+mod store;
+mod worker;
 
 pub use config::{Bootstrap, ConfigError, FieldError, RunConfig};
 pub use error::RunError;
 pub use plot::{plot_compare, plot_run};
 pub use replay::{GameFile, GameFileError};
-pub use run::{run, RunOptions, RunSummary, EVAL_OPENING_PLIES};
+pub use run::{run, RunOptions, RunSummary, DEFAULT_LEASE_SECONDS, DEFAULT_POLL_SECONDS, EVAL_OPENING_PLIES};
+pub use store::{Store, StoreError};
+pub use worker::{selfplay, WorkerOptions, WorkerSummary};

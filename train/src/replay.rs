@@ -76,6 +76,8 @@ pub struct GameFile {
     pub would_resign: Option<Color>,
     /// Played by the bootstrap teacher (alpha-beta), not by self-play.
     pub teacher: bool,
+    /// In an opponent game (`opponent_fraction`), the colour the opponent engine played.
+    pub opponent: Option<Color>,
     pub plies: Vec<PlyRecord>,
 }
 
@@ -164,6 +166,11 @@ impl GameFile {
         if self.teacher {
             flags |= 16;
         }
+        match self.opponent {
+            Some(Color::Black) => flags |= 32,
+            Some(Color::White) => flags |= 64,
+            None => {}
+        }
         b.push(flags);
         b.extend_from_slice(&(self.plies.len() as u32).to_le_bytes());
         for p in &self.plies {
@@ -233,6 +240,15 @@ impl GameFile {
             4 => Some(Color::White),
             _ => return Err(GameFileError::BadFlags(flags)),
         };
+        let opponent = match flags & 96 {
+            0 => None,
+            32 => Some(Color::Black),
+            64 => Some(Color::White),
+            _ => return Err(GameFileError::BadFlags(flags)),
+        };
+        if flags & 128 != 0 {
+            return Err(GameFileError::BadFlags(flags));
+        }
         Ok(GameFile {
             rules,
             start_fen,
@@ -242,6 +258,7 @@ impl GameFile {
             resign_off: flags & 1 != 0,
             would_resign,
             teacher: flags & 16 != 0,
+            opponent,
             plies,
         })
     }
@@ -317,10 +334,6 @@ pub fn parse_game_file_name(name: &str) -> Option<(u64, u64)> {
     Some((i.parse().ok()?, p.parse().ok()?))
 }
 
-/// The most bytes a game file may have (a game of the rules' 1,000-ply cap with a full policy
-/// target on every ply is well under a megabyte).
-pub const MAX_GAME_FILE_BYTES: u64 = 64 << 20;
-
 /// A game file that cannot be used: damaged, of another format, or with content the rules or
 /// the network reject. The run skips such a file with a warning naming it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -351,19 +364,6 @@ pub enum GameFileError {
     PolicyIndex { ply: usize, index: u32 },
     #[error("played under rules '{found}', not '{expected}'")]
     Rules { found: String, expected: String },
-}
-
-/// The game files of a directory, sorted by game number: `(index, plies, path)`.
-pub fn list_games(dir: &Path) -> std::io::Result<Vec<(u64, u64, PathBuf)>> {
-    let mut v = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        if let Some((i, p)) = e.file_name().to_str().and_then(parse_game_file_name) {
-            v.push((i, p, e.path()));
-        }
-    }
-    v.sort();
-    Ok(v)
 }
 
 fn put_str16(b: &mut Vec<u8>, s: &str) {
@@ -554,6 +554,7 @@ mod tests {
             resign_off: false,
             would_resign: None,
             teacher: false,
+            opponent: Some(Color::White),
             plies,
         };
         let bytes = g.to_bytes();

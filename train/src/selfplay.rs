@@ -191,6 +191,11 @@ impl SelfPlay {
         sp
     }
 
+    /// The number the next game started will get.
+    pub fn next_game(&self) -> u64 {
+        self.next_game
+    }
+
     fn mcts_config(&self, seed: u64) -> MctsConfig {
         MctsConfig {
             gumbel: Some(self.cfg.gumbel_considered),
@@ -378,9 +383,10 @@ impl SelfPlay {
             resign_off: s.resign_off,
             would_resign: s.would_resign,
             teacher: false,
+            opponent: s.opponent.map(|(c, _)| c),
             plies: s.plies,
         };
-        Finished { index: s.index, file, opponent: s.opponent.map(|(c, _)| c) }
+        Finished { file }
     }
 }
 

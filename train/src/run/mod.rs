@@ -14,15 +14,23 @@
 //! then self-play takes over with the network trained so far. A run without it never plays a
 //! teacher game, so pure self-play and bootstrapped runs can be compared curve for curve.
 //!
-//! # Run directory
-//! `config.toml` (the config the run started with, network config included), `games/` (one file
-//! per finished game, `replay.rs`), `checkpoints/` (`learner.rs`), `metrics.csv` and `train.log`
-//! (`metrics.rs`), `eval/` (records of evaluation games). Every file is written atomically or
-//! appended line by line, so a run killed at any instant (even `kill -9`) loses only the games in
-//! progress and the steps since the last checkpoint; the same command resumes it: weights,
-//! optimiser state and step from `checkpoints/latest`, the newest `window_positions` positions
-//! from `games/`. SIGINT (Ctrl-C) stops after the current round or step with a checkpoint (a
-//! second Ctrl-C kills at once).
+//! # Run directory and store
+//! A run keeps its data in a store ([`crate::store`]): `config.toml` (the config the run started
+//! with, network config included), `games/` (chunks of finished games, [`crate::chunk`]),
+//! `checkpoints/` (`learner.rs`) and `published/` (the networks workers play, `worker.rs`), and
+//! `lease/` (one trainer per store, `lease.rs`). `tenjiku train` is a worker and the trainer in
+//! one process over its run directory as a `file://` store; `tenjiku selfplay` (workers) and
+//! `tenjiku learn` (the trainer) split them over machines, through the same code. The trainer's
+//! `metrics.csv` and `train.log` (`metrics.rs`) and `eval/` (records of evaluation games) are in
+//! its run directory, which is the store's own for a `file://` store (for another store, the two
+//! files are also copied into it at every checkpoint).
+//!
+//! Every object is written atomically, so a run killed at any instant (even `kill -9`) loses
+//! only the games in progress and the steps since the last checkpoint; the same command resumes
+//! it: weights, optimiser state and step from the newest checkpoint, the newest
+//! `window_positions` positions from `games/`, every chunk counted once (by its name). SIGINT
+//! (Ctrl-C) stops after the current round or step with a checkpoint (a second Ctrl-C kills at
+//! once).
 //!
 //! # Evaluation
 //! Every `eval_every_checkpoints` checkpoints, the new network (MCTS at `eval_visits`) plays
@@ -36,22 +44,23 @@ mod schedule;
 mod setup;
 mod steps;
 
-use crate::bootstrap::Teacher;
 use crate::config::{Bootstrap, RunConfig};
 use crate::learner::Learner;
+use crate::lease::Lease;
 use crate::metrics::{Accumulator, Log, MetricsFile, Row};
 use crate::replay::ReplayBuffer;
-use crate::selfplay::{SelfPlay, SelfPlayConfig};
+use crate::store::Store;
+use crate::worker::Worker;
 use crate::RunError;
 use engine::{MoveTable, Rules};
 use indicatif::ProgressBar;
-use nn::evaluator::NetEvaluator;
 use schedule::Schedule;
 use setup::Dirs;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use evaluation::EVAL_OPENING_PLIES;
 
@@ -79,7 +88,20 @@ pub struct RunOptions {
     /// When the run directory has checkpoints and none loads, start again from a random
     /// network (the unloadable ones stay in `checkpoints/unloadable/`) instead of refusing.
     pub start_over: bool,
+    /// The run's store (`file://DIR`, `s3://BUCKET/PREFIX`); `None`: the run directory.
+    pub store: Option<String>,
+    /// Whether this process also plays (`train`) or only trains on what workers upload (`learn`).
+    pub trainer_only: bool,
+    /// The trainer's lease lapses this long after its last heartbeat (0: the default, 60 s).
+    pub lease_seconds: u64,
+    /// How often a trainer-only process looks for new chunks (0: the default, 2 s).
+    pub poll_seconds: f64,
 }
+
+/// The default of [`RunOptions::lease_seconds`].
+pub const DEFAULT_LEASE_SECONDS: u64 = 60;
+/// The default of [`RunOptions::poll_seconds`].
+pub const DEFAULT_POLL_SECONDS: f64 = 2.0;
 
 /// How a run ended.
 #[derive(Clone, Debug)]
@@ -91,11 +113,11 @@ pub struct RunSummary {
     pub resumed_from: Option<u64>,
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+pub(crate) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Catch Ctrl-C (SIGINT, and SIGTERM) so the loop can finish with a checkpoint; a second one
 /// ends the process at once.
-fn catch_interrupts() {
+pub(crate) fn catch_interrupts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(|| {
@@ -106,12 +128,14 @@ fn catch_interrupts() {
     });
 }
 
-/// A run in progress: its settings, its state on disk and in memory, and this session's counts.
+/// A run in progress: its settings, its state in the store and in memory, and this session's
+/// counts.
 struct Run {
     cfg: RunConfig,
     rules: Rules,
     rules_tag: String,
     table: Arc<MoveTable>,
+    store: Arc<Store>,
     dirs: Dirs,
     log: Log,
     bar: ProgressBar,
@@ -122,19 +146,25 @@ struct Run {
     learner: Learner,
     last_ckpt_step: u64,
     resumed_from: Option<u64>,
-    /// The network self-play plays with (the latest checkpoint's).
-    evaluator: NetEvaluator,
+    /// The trainer's lease on the store.
+    lease: Lease,
+    /// The number of the newest publication.
+    publication: u64,
     schedule: Schedule,
     games_total: u64,
     positions_total: u64,
     /// Positions a carried run's steps stand for beyond those on disk (see `setup`).
     carried: u64,
-    /// The number of the first game this session plays.
-    first_game: u64,
     buffer: ReplayBuffer,
-    teacher: Option<Teacher>,
-    selfplay: Option<SelfPlay>,
-    sp_cfg: SelfPlayConfig,
+    /// Chunks counted (each once), and those skipped as unusable.
+    ingested: HashSet<String>,
+    rejected: HashSet<String>,
+    /// The worker of `tenjiku train` (none in `tenjiku learn`).
+    worker: Option<Worker>,
+    /// Whether the last round played teacher games (to log the switch to self-play).
+    was_teaching: bool,
+    poll: Duration,
+    last_poll: Instant,
     start: Instant,
     /// Counts since the last metrics row, and over the session.
     acc: Accumulator,
@@ -157,8 +187,14 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, RunError> {
         }
         if run.training_due() {
             run.train_step()?;
-        } else {
+            if run.worker.is_none() && run.last_poll.elapsed() >= run.poll {
+                run.poll_store()?;
+            }
+        } else if run.worker.is_some() {
             run.play_round()?;
+        } else if run.poll_store()? == 0 {
+            // Waiting for games from the workers.
+            std::thread::sleep(run.poll.min(Duration::from_millis(500)));
         }
         run.show_progress();
     };
@@ -176,6 +212,9 @@ impl Run {
         if opts.max_minutes.is_some_and(|m| self.start.elapsed().as_secs_f64() >= m * 60.0) {
             return Some("--max-minutes reached".to_string());
         }
+        if self.lease.is_lost() {
+            return Some("lost the store's lease to another trainer".to_string());
+        }
         None
     }
 
@@ -192,7 +231,11 @@ impl Run {
     fn show_progress(&self) {
         let secs = self.start.elapsed().as_secs_f64().max(1e-9);
         self.bar.set_position(self.learner.step());
-        let phase = if self.teaching() { "teacher " } else { "" };
+        let phase = match (&self.worker, self.teaching()) {
+            (None, _) => "trainer ",
+            (Some(_), true) => "teacher ",
+            (Some(_), false) => "",
+        };
         self.bar.set_message(format!(
             "{phase}games {} positions {} (buffer {}) loss {} | {:.1} pos/s",
             self.games_total,
@@ -217,7 +260,7 @@ impl Run {
     /// The last checkpoint and metrics row, and the session's summary in the log.
     fn finish(mut self, stop: String) -> Result<RunSummary, RunError> {
         self.bar.finish_and_clear();
-        if self.learner.step() > self.last_ckpt_step {
+        if self.learner.step() > self.last_ckpt_step && !self.lease.is_lost() {
             self.save_checkpoint()?;
         }
         if self.acc.steps > 0 || self.acc.games > 0 {
@@ -246,6 +289,7 @@ impl Run {
             rate(self.session_steps, self.train_time),
         );
         self.log.line(&line);
+        self.mirror();
         Ok(RunSummary {
             step: self.learner.step(),
             games: self.games_total,

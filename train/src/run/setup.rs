@@ -3,22 +3,23 @@
 //! replay window, the teacher and self-play settings.
 
 use super::schedule::Schedule;
-use super::{Run, RunOptions};
-use crate::bootstrap::{Teacher, TeacherConfig};
+use super::{Run, RunOptions, DEFAULT_LEASE_SECONDS, DEFAULT_POLL_SECONDS};
+use crate::chunk::{ChunkName, MAX_CHUNK_BYTES};
 use crate::config::RunConfig;
-use crate::learner::{self, checkpoint_name, find_resume_point, Learner};
+use crate::learner::{self, checkpoint_key, checkpoint_name, find_resume_point, Learner};
+use crate::lease::Lease;
 use crate::metrics::{Accumulator, Log, MetricsFile};
-use crate::replay::{list_games, GameFile, GameFileError, ReplayBuffer, MAX_GAME_FILE_BYTES};
-use crate::selfplay::SelfPlayConfig;
+use crate::replay::ReplayBuffer;
+use crate::store::Store;
+use crate::worker::{list_chunks, newest_publication, publish, Worker};
 use crate::RunError;
 use engine::{record, MoveTable, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
-use nn::checkpoint::{self, Checkpoint};
-use nn::evaluator::NetEvaluator;
-use nn::files::write_atomic;
+use nn::checkpoint::Checkpoint;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The schedule fields a resume changes ((field, run's value, new value) each) and the config
 /// the run directory records from then on.
@@ -26,9 +27,19 @@ type ScheduleChange = (Vec<(String, String, String)>, RunConfig);
 
 /// Settle the config: a new run's, or the run directory's (checked against `--config` and
 /// `--set`), with the schedule changes a resume makes.
-fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleChange>), RunError> {
-    let recorded_path = opts.run_dir.join("config.toml");
-    let recorded = if recorded_path.exists() { Some(RunConfig::load(&recorded_path)?) } else { None };
+fn settle_config(opts: &RunOptions, store: &Store) -> Result<(RunConfig, bool, Option<ScheduleChange>), RunError> {
+    let recorded_path = PathBuf::from(store.describe("config.toml"));
+    let recorded = match store.get("config.toml", engine::input::MAX_CONFIG_BYTES)? {
+        Some(bytes) => {
+            let origin = recorded_path.display().to_string();
+            let text = String::from_utf8(bytes).map_err(|_| crate::ConfigError::Read {
+                path: origin.clone(),
+                reason: "not UTF-8 text".into(),
+            })?;
+            Some(RunConfig::from_stored(&text, &origin)?)
+        }
+        None => None,
+    };
     let mut cfg = match (&opts.config, &recorded) {
         (Some(p), _) => {
             let mut c = RunConfig::load(p)?;
@@ -58,6 +69,7 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleC
             }
             r.clone()
         }
+        (None, None) if opts.store.is_some() => return Err(RunError::NoStoreConfig { store: store.url().to_string() }),
         (None, None) => return Err(RunError::NoConfig { dir: opts.run_dir.clone() }),
     };
     for s in &opts.sets {
@@ -89,41 +101,64 @@ fn settle_config(opts: &RunOptions) -> Result<(RunConfig, bool, Option<ScheduleC
     Ok((cfg, recorded.is_some(), change))
 }
 
-/// Open (or create) the run directory of `opts` and set everything up to loop.
+/// Open (or create) the run's store and directory and set everything up to loop.
 pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
-    let (cfg, existing, change) = settle_config(opts)?;
+    let url = opts.store.clone().unwrap_or_else(|| opts.run_dir.display().to_string());
+    let store = Arc::new(Store::open(&url)?);
+    let (cfg, existing, change) = settle_config(opts, &store)?;
     check_memory(&cfg)?;
     let rules = Rules::load(&cfg.rules)?;
     let rules_tag = record::rules_tag(&rules, &cfg.rules);
     let device = nn::backend::device_by_name(&cfg.backend)?;
-    let dirs = Dirs::new(&opts.run_dir);
-    for d in [&dirs.run, &dirs.checkpoints, &dirs.games, &dirs.eval] {
+    let dirs = Dirs::new(&opts.run_dir, &store);
+    for d in [&dirs.run, &dirs.checkpoints, &dirs.eval, &dirs.run.join("games")] {
         std::fs::create_dir_all(d).map_err(RunError::io("create", d))?;
         // The temporary files of atomic writes that a kill interrupted.
         for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
-            if e.file_name().to_str().is_some_and(nn::files::is_temporary) {
+            if e.file_name().to_str().is_some_and(|n| nn::files::is_temporary(n) || n.contains('#')) {
                 let _ = std::fs::remove_file(e.path());
             }
         }
     }
     if !existing {
-        let p = dirs.run.join("config.toml");
-        write_atomic(&p, cfg.to_toml().as_bytes()).map_err(RunError::io("write", &p))?;
+        store.put("config.toml", cfg.to_toml().into_bytes())?;
     }
     let log_path = dirs.run.join("train.log");
     let mut log = Log::open(&log_path).map_err(RunError::io("write", &log_path))?;
     let bar = if opts.progress { ProgressBar::new(cfg.max_steps) } else { ProgressBar::hidden() };
+    let lease_s = if opts.lease_seconds == 0 { DEFAULT_LEASE_SECONDS } else { opts.lease_seconds };
+    let lease = Lease::acquire(store.clone(), lease_s, &mut |w| log.line(&w))?;
 
     let (learner, resumed_from, fresh_moments) =
-        load_network(&cfg, &dirs, &device, &rules_tag, change.as_ref(), opts.start_over, &mut |w| {
+        load_network(&cfg, &store, &device, &rules_tag, change.as_ref(), opts.start_over, &mut |w| {
             warn(&mut log, &bar, w)
         })?;
     if let Some((changes, _)) = &change {
         let list: Vec<String> = changes.iter().map(|(f, a, b)| format!("{f} {a} -> {b}")).collect();
         log.line(&format!("schedule change at step {}: {}", learner.step(), list.join(", ")));
     }
+    // The workers play the network the trainer goes on from: published unless it is already
+    // the newest publication (a trainer killed between a checkpoint and its publication).
+    let mut publication = newest_publication(&store)?;
+    let newest_step = match publication {
+        0 => None,
+        n => crate::worker::read_publication(&store, n)?.map(|p| p.step),
+    };
+    if newest_step != Some(learner.step()) {
+        lease.check()?;
+        if !publish(&store, publication + 1, &checkpoint_key(learner.step()), learner.step())? {
+            return Err(crate::lease::LeaseError::Lost {
+                store: store.url().to_string(),
+                held: lease.number(),
+                taken: lease.number() + 1,
+            }
+            .into());
+        }
+        publication += 1;
+    }
     let table = Arc::new(MoveTable::new(&rules));
-    let games = load_games(&cfg, &dirs, &table, &rules_tag, &mut |w| warn(&mut log, &bar, w))?;
+    let chunks = list_chunks(&store)?;
+    let games = load_games(&cfg, &store, &chunks, &table, &rules_tag, &mut |w| warn(&mut log, &bar, w))?;
 
     // A run carried over without its games (its checkpoint and config copied into a fresh run
     // directory, as a clone of the repository gets them from checkpoints/) keeps its schedule:
@@ -140,24 +175,25 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
             games.positions
         ));
     }
-    // Teacher games first (`--bootstrap`), then self-play, numbered on from them; self-play is
-    // set up when its first round is due.
-    let teacher = if games.positions + carried < schedule.bootstrap_positions {
+    let teaching = games.positions + carried < schedule.bootstrap_positions;
+    if teaching {
         log.line(&format!(
             "bootstrap: teacher {} plays until {} positions ({} on disk)",
             cfg.bootstrap_engine, schedule.bootstrap_positions, games.positions
         ));
-        Some(Teacher::new(TeacherConfig::from_run(&cfg, &rules_tag)?, table.clone(), games.first_new))
-    } else {
+    }
+    // `train`: worker 0 plays in this process, numbering its games on from the store's.
+    let worker = if opts.trainer_only {
         None
+    } else {
+        Some(Worker::open(store.clone(), &cfg, &rules_tag, table.clone(), 0, &device, &chunks)?)
     };
-    let sp_cfg = SelfPlayConfig::from_run(&cfg, &rules_tag)?;
     log_settings(&mut log, &cfg, fresh_moments);
-    let evaluator = NetEvaluator::new(learner.network(), &device);
     let metrics_path = dirs.run.join("metrics.csv");
     let metrics = MetricsFile::open(&metrics_path, learner.step()).map_err(RunError::io("write", &metrics_path))?;
-    log_start(&mut log, &cfg, &rules_tag, resumed_from, &games);
+    log_start(&mut log, &cfg, &rules_tag, resumed_from, &games, opts.trainer_only.then_some(store.url()));
     style(&bar, &cfg, learner.step());
+    let poll = if opts.poll_seconds > 0.0 { opts.poll_seconds } else { DEFAULT_POLL_SECONDS };
     Ok(Run {
         time_base: metrics.last_time_s,
         metrics,
@@ -166,20 +202,24 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
         bar,
         last_ckpt_step: learner.step(),
         resumed_from,
+        lease,
+        publication,
         games_total: games.count,
         positions_total: games.positions,
-        first_game: games.first_new,
         buffer: games.buffer,
+        ingested: games.keys,
+        rejected: HashSet::new(),
         carried,
-        teacher,
-        selfplay: None,
-        sp_cfg,
+        worker,
+        was_teaching: teaching,
+        poll: Duration::from_secs_f64(poll),
+        last_poll: Instant::now(),
         schedule,
-        evaluator,
         learner,
         table,
         rules,
         rules_tag,
+        store,
         dirs,
         start: Instant::now(),
         acc: Accumulator::default(),
@@ -220,7 +260,7 @@ pub(super) fn warn(log: &mut Log, bar: &ProgressBar, msg: String) {
 /// optimiser moments start fresh); a resume's schedule change is recorded in the run's config.
 fn load_network(
     cfg: &RunConfig,
-    dirs: &Dirs,
+    store: &Store,
     device: &nn::backend::Device,
     rules_tag: &str,
     change: Option<&ScheduleChange>,
@@ -228,7 +268,7 @@ fn load_network(
     warn: &mut dyn FnMut(String),
 ) -> Result<(Learner, Option<u64>, bool), RunError> {
     let mut warnings = Vec::new();
-    let found = find_resume_point(&dirs.checkpoints, device, &mut |w| warnings.push(w));
+    let found = find_resume_point(store, device, &mut |w| warnings.push(w));
     warnings.into_iter().for_each(&mut *warn);
     let found = match found {
         Ok(found) => found,
@@ -239,17 +279,20 @@ fn load_network(
         Err(e) => return Err(e),
     };
     let (ckpt, parent, resumed_from) = match found {
-        Some((path, c)) => {
-            let name = path.file_name().and_then(|n| n.to_str()).map(String::from);
+        Some((key, c)) => {
+            let name = key.rsplit('/').next().map(String::from);
             let step = c.header.step;
             (c, name, Some(step))
         }
         None => {
             let c = Checkpoint::random(cfg.net(), rules_tag, cfg.seed, device);
             let name = checkpoint_name(0);
-            checkpoint::save(dirs.checkpoints.join(&name), &c)?;
-            learner::write_latest(&dirs.checkpoints, &name)
-                .map_err(RunError::io("write", dirs.checkpoints.join("latest")))?;
+            let key = checkpoint_key(0);
+            let (bytes, _) = nn::checkpoint::to_bytes(Path::new(&store.describe(&key)), &c)?;
+            if !store.create(&key, bytes)? {
+                return Err(RunError::CheckpointExists { path: PathBuf::from(store.describe(&key)) });
+            }
+            learner::write_latest(store, &name)?;
             (c, Some(name), None)
         }
     };
@@ -266,56 +309,62 @@ fn load_network(
     let learner = Learner::new(ckpt, parent, device, cfg, rules_tag)?;
     if let Some((_, recorded)) = change {
         // The run's config.toml follows the schedule, so a plain resume keeps the new values.
-        let p = dirs.run.join("config.toml");
-        write_atomic(&p, recorded.to_toml().as_bytes()).map_err(RunError::io("write", &p))?;
+        store.put("config.toml", recorded.to_toml().into_bytes())?;
     }
     Ok((learner, resumed_from, fresh_moments))
 }
 
-/// The games on disk: their count, positions, the next game number and the replay window.
+/// The games in the store: their count and positions, the replay window, and the chunks
+/// counted.
 pub(super) struct Games {
     count: u64,
     positions: u64,
-    first_new: u64,
     buffer: ReplayBuffer,
+    keys: HashSet<String>,
 }
 
-/// Read the games so far into the replay window (newest first, until it is full); a file that
-/// does not load is skipped with a warning.
+/// Count the store's chunks (from their names) and read the newest into the replay window
+/// until it is full; a chunk that does not load is skipped with a warning.
 fn load_games(
     cfg: &RunConfig,
-    dirs: &Dirs,
+    store: &Store,
+    chunks: &[(String, ChunkName, i64)],
     table: &Arc<MoveTable>,
     rules_tag: &str,
     warn: &mut dyn FnMut(String),
 ) -> Result<Games, RunError> {
-    let files = list_games(&dirs.games).map_err(RunError::io("read", &dirs.games))?;
     let mut buffer = ReplayBuffer::new(cfg.window_positions);
-    for (_, _, path) in files.iter().rev() {
+    let mut newest_first: Vec<&(String, ChunkName, i64)> = chunks.iter().collect();
+    newest_first.sort_by_key(|(k, n, t)| std::cmp::Reverse((*t, n.worker, n.seq, k.clone())));
+    for (key, name, _) in newest_first {
         if buffer.is_full() {
             break;
         }
-        let loaded = match engine::input::read_bytes(path, MAX_GAME_FILE_BYTES) {
+        let loaded = match store.get(key, MAX_CHUNK_BYTES) {
             Err(e) => Err(e.to_string()),
-            Ok(bytes) => GameFile::from_bytes(&bytes)
-                .and_then(|g| {
-                    if g.rules != rules_tag {
-                        return Err(GameFileError::Rules { found: g.rules, expected: rules_tag.to_string() });
-                    }
-                    g.samples(table)
-                })
-                .map_err(|e| e.to_string()),
+            Ok(None) => Err("deleted since it was listed".into()),
+            Ok(Some(bytes)) => crate::chunk::Chunk::from_object(name, &bytes).map_err(|e| e.to_string()),
         };
-        match loaded {
-            Ok(s) => buffer.push_older(s),
-            Err(e) => warn(format!("skipping game file {}: {e}", path.display())),
+        let samples = loaded.and_then(|c| {
+            let mut all = Vec::new();
+            for g in c.games.iter().rev() {
+                if g.rules != rules_tag {
+                    return Err(format!("played under rules '{}', not '{rules_tag}'", g.rules));
+                }
+                all.push(g.samples(table).map_err(|e| e.to_string())?);
+            }
+            Ok(all)
+        });
+        match samples {
+            Ok(games) => games.into_iter().for_each(|s| buffer.push_older(s)),
+            Err(e) => warn(format!("skipping game file {}: {e}", store.describe(key))),
         }
     }
     Ok(Games {
-        count: files.len() as u64,
-        positions: files.iter().map(|f| f.1).sum(),
-        first_new: files.last().map_or(0, |f| f.0 + 1),
+        count: chunks.iter().map(|c| c.1.games).sum(),
+        positions: chunks.iter().map(|c| c.1.positions).sum(),
         buffer,
+        keys: chunks.iter().map(|c| c.0.clone()).collect(),
     })
 }
 
@@ -342,7 +391,10 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
     }
 }
 
-fn log_start(log: &mut Log, cfg: &RunConfig, rules_tag: &str, resumed_from: Option<u64>, games: &Games) {
+fn log_start(log: &mut Log, cfg: &RunConfig, rules_tag: &str, resumed_from: Option<u64>, games: &Games, trainer_of: Option<&str>) {
+    if let Some(url) = trainer_of {
+        log.line(&format!("trainer of store {url}: training on the chunks that workers upload"));
+    }
     match resumed_from {
         Some(s) if s > 0 || games.count > 0 => log.line(&format!(
             "resumed from step {s} ({} games, {} positions on disk, {} in the buffer); backend {}, seed {}",
@@ -380,18 +432,26 @@ fn style(bar: &ProgressBar, cfg: &RunConfig, step: u64) {
 /// The run directory and its parts.
 pub(super) struct Dirs {
     pub run: PathBuf,
+    /// Where evaluation reads checkpoints: the store's own `checkpoints/` for a `file://`
+    /// store, else copies in the run directory.
     pub checkpoints: PathBuf,
-    pub games: PathBuf,
     pub eval: PathBuf,
+    /// Whether the store is not a directory (checkpoints are then copied into the run
+    /// directory, and metrics.csv and train.log into the store).
+    pub copies: bool,
 }
 
 impl Dirs {
-    fn new(run: &Path) -> Dirs {
+    fn new(run: &Path, store: &Store) -> Dirs {
+        let checkpoints = match store.local_dir() {
+            Some(d) => d.join("checkpoints"),
+            None => run.join("checkpoints"),
+        };
         Dirs {
             run: run.to_path_buf(),
-            checkpoints: run.join("checkpoints"),
-            games: run.join("games"),
+            checkpoints,
             eval: run.join("eval"),
+            copies: store.local_dir().is_none(),
         }
     }
 }

@@ -1,16 +1,17 @@
-//! The loop's two kinds of work: a training step (with its metrics row, checkpoint and
-//! evaluation when due), and a round of self-play or teacher games (with the finished games
-//! written, counted and added to the window).
+//! The loop's kinds of work: a training step (with its metrics row, checkpoint, publication and
+//! evaluation when due), a round of the in-process worker's games (`train`), and a look at the
+//! store for the chunks that workers uploaded (`learn`); either way finished games are counted
+//! once per chunk and added to the window.
 
 use super::{evaluation, report_line, setup, Run};
-use crate::games::Finished;
-use crate::learner::{is_evaluated, prune};
+use crate::chunk::{parse_chunk_key, Chunk, ChunkName, MAX_CHUNK_BYTES};
+use crate::learner::{checkpoint_name, is_evaluated, prune, to_prune};
 use crate::metrics::Accumulator;
-use crate::selfplay::SelfPlay;
+use crate::replay::{GameFile, GameFileError};
+use crate::worker::{list_chunks, publish};
 use crate::RunError;
 use engine::{Outcome, WinReason};
-use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 impl Run {
     /// One training step; then, when due, a metrics row, a checkpoint and an evaluation.
@@ -41,10 +42,6 @@ impl Run {
         }
         if step.is_multiple_of(self.cfg.checkpoint_every_steps) {
             self.save_checkpoint()?;
-            self.evaluator.set_network(self.learner.network());
-            if let Some(sp) = self.selfplay.as_mut() {
-                sp.net_step = step;
-            }
             if is_evaluated(step, self.cfg.checkpoint_every_steps, self.cfg.eval_every_checkpoints) {
                 self.bar.set_message(format!("evaluating step {step}..."));
                 let mut row = evaluation::evaluate(
@@ -64,80 +61,157 @@ impl Run {
         Ok(())
     }
 
-    /// A checkpoint of the learner, older ones pruned, noted in the log.
-    pub(super) fn save_checkpoint(&mut self) -> Result<PathBuf, RunError> {
-        let path = self.learner.save(&self.dirs.checkpoints)?;
-        self.last_ckpt_step = self.learner.step();
+    /// A checkpoint of the learner, published for the workers, older ones pruned, noted in the
+    /// log. A copy goes into the run directory when the store is elsewhere (evaluation games
+    /// read it there).
+    pub(super) fn save_checkpoint(&mut self) -> Result<(), RunError> {
+        self.lease.check()?;
+        let (key, bytes) = self.learner.save(&self.store)?;
+        let step = self.learner.step();
+        self.last_ckpt_step = step;
+        let n = self.publication + 1;
+        self.lease.check()?;
+        if !publish(&self.store, n, &key, step)? {
+            return Err(crate::lease::LeaseError::Lost {
+                store: self.store.url().to_string(),
+                held: self.lease.number(),
+                taken: self.lease.number() + 1,
+            }
+            .into());
+        }
+        self.publication = n;
         let c = &self.cfg;
-        prune(&self.dirs.checkpoints, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints);
-        self.log.line(&format!("checkpoint {}", path.display()));
-        Ok(path)
+        prune(&self.store, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints);
+        if self.dirs.copies {
+            let p = self.dirs.checkpoints.join(checkpoint_name(step));
+            nn::files::write_atomic(&p, &bytes).map_err(RunError::io("write", &p))?;
+            let all = crate::learner::list_checkpoint_files(&self.dirs.checkpoints);
+            let named = checkpoint_name(step);
+            for old in to_prune(&all, &named, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints) {
+                let _ = std::fs::remove_file(self.dirs.checkpoints.join(old));
+            }
+        }
+        self.log.line(&format!("checkpoint {} (published as {n})", self.store.describe(&key)));
+        self.mirror();
+        Ok(())
     }
 
-    /// One round of teacher games (while bootstrapping) or self-play (one move in every game);
-    /// the games it finishes are written, counted and added to the window.
+    /// Copy metrics.csv and train.log into the store when it is not the run directory.
+    pub(super) fn mirror(&self) {
+        if !self.dirs.copies {
+            return;
+        }
+        for (name, path) in [("metrics.csv", &self.metrics_path), ("train.log", &self.dirs.run.join("train.log"))] {
+            if let Ok(bytes) = std::fs::read(path) {
+                if let Err(e) = self.store.put(name, bytes) {
+                    self.bar.println(format!("warning: {e}"));
+                }
+            }
+        }
+    }
+
+    /// One round of the in-process worker: teacher games while bootstrapping, else one move in
+    /// every self-play game (with the newest published network); the chunk of games it finishes
+    /// is counted and added to the window.
     pub(super) fn play_round(&mut self) -> Result<(), RunError> {
         let t = Instant::now();
         let teaching = self.teaching();
-        let finished = match self.teacher.as_mut().filter(|_| teaching) {
-            Some(teacher) => {
-                let finished = teacher.round();
-                let n: u64 = finished.iter().map(|f| f.file.plies.len() as u64).sum();
-                self.acc.positions += n;
-                self.cumulative.positions += n;
-                finished
-            }
-            None => {
-                if self.selfplay.is_none() {
-                    let next = self.teacher.as_ref().map_or(self.first_game, |t| t.next_game());
-                    if self.teacher.is_some() {
-                        self.log.line(&format!("bootstrap done: self-play from step {}", self.learner.step()));
-                    }
-                    self.selfplay =
-                        Some(SelfPlay::new(self.sp_cfg.clone(), self.table.clone(), next, self.learner.step()));
-                }
-                let sp = self.selfplay.as_mut().expect("set up above");
-                let (finished, st) = sp.round(&mut self.evaluator);
-                self.acc.positions += st.positions;
-                self.cumulative.positions += st.positions;
-                self.acc.entropy_sum += st.entropy_sum;
-                self.acc.entropy_n += st.positions;
-                finished
-            }
-        };
+        let worker = self.worker.as_mut().expect("train has a worker");
+        worker.look_for_network(Duration::ZERO)?;
+        let out = worker.round(teaching)?;
+        if self.was_teaching && !out.teacher {
+            self.log.line(&format!("bootstrap done: self-play from step {}", self.learner.step()));
+        }
+        self.was_teaching = out.teacher;
+        for a in [&mut self.acc, &mut self.cumulative] {
+            a.positions += out.positions;
+        }
+        self.acc.entropy_sum += out.entropy_sum;
+        self.acc.entropy_n += out.entropy_n;
         self.selfplay_time += t.elapsed().as_secs_f64();
-        for f in finished {
-            self.record_game(f)?;
+        if let Some((key, games)) = out.chunk {
+            let name = parse_chunk_key(&key).expect("a worker's chunk key parses");
+            self.ingest(key, &name, games);
         }
         Ok(())
     }
 
-    /// Write a finished game, count it, and add its positions to the window.
-    fn record_game(&mut self, f: Finished) -> Result<(), RunError> {
-        let n = f.file.plies.len() as u64;
-        f.file.write(&self.dirs.games, f.index).map_err(RunError::io("write", &self.dirs.games))?;
+    /// Count the chunks in the store that this run has not counted yet (oldest first), and add
+    /// their games to the window; returns how many. An unusable chunk is skipped with a warning
+    /// naming it.
+    pub(super) fn poll_store(&mut self) -> Result<usize, RunError> {
+        self.last_poll = Instant::now();
+        let mut new: Vec<_> = list_chunks(&self.store)?
+            .into_iter()
+            .filter(|(k, _, _)| !self.ingested.contains(k) && !self.rejected.contains(k))
+            .collect();
+        new.sort_by_key(|(k, n, t)| (*t, n.worker, n.seq, k.clone()));
+        let count = new.len();
+        for (key, name, _) in new {
+            let loaded = match self.store.get(&key, MAX_CHUNK_BYTES) {
+                Ok(Some(bytes)) => Chunk::from_object(&name, &bytes).map_err(|e| e.to_string()),
+                Ok(None) => Err("deleted since it was listed".into()),
+                Err(e) => Err(e.to_string()),
+            };
+            match loaded {
+                Ok(c) => {
+                    self.acc.positions += c.positions();
+                    self.cumulative.positions += c.positions();
+                    self.ingest(key, &name, c.games);
+                }
+                Err(e) => {
+                    setup::warn(&mut self.log, &self.bar, format!("skipping chunk {}: {e}", self.store.describe(&key)));
+                    self.rejected.insert(key);
+                }
+            }
+        }
+        Ok(count)
+    }
+
+    /// Count a chunk once and add its games to the window.
+    fn ingest(&mut self, key: String, name: &ChunkName, games: Vec<GameFile>) {
+        if !self.ingested.insert(key.clone()) {
+            return;
+        }
+        debug_assert_eq!(name.games, games.len() as u64);
+        for g in games {
+            self.record_game(&key, g);
+        }
+    }
+
+    /// Count a finished game and add its positions to the window.
+    fn record_game(&mut self, key: &str, g: GameFile) {
+        let n = g.plies.len() as u64;
         self.games_total += 1;
         self.positions_total += n;
         for a in [&mut self.acc, &mut self.cumulative] {
             a.games += 1;
             a.game_plies += n;
-            a.resigned += matches!(f.file.outcome, Outcome::Win { reason: WinReason::Resignation, .. }) as u64;
-            if let Some(wrong) = f.file.false_resign() {
+            a.resigned += matches!(g.outcome, Outcome::Win { reason: WinReason::Resignation, .. }) as u64;
+            if let Some(wrong) = g.false_resign() {
                 a.would_resign += 1;
                 a.false_resign += wrong as u64;
             }
-            if let Some(opponent) = f.opponent {
+            if let Some(opponent) = g.opponent {
                 a.opponent_games += 1;
-                a.opponent_points += match f.file.outcome {
+                a.opponent_points += match g.outcome {
                     Outcome::Win { winner, .. } => (winner != opponent) as u8 as f64,
                     Outcome::Draw(_) => 0.5,
                 };
             }
         }
-        match f.file.samples(&self.table) {
+        let samples = if g.rules != self.rules_tag {
+            Err(GameFileError::Rules { found: g.rules.clone(), expected: self.rules_tag.clone() })
+        } else {
+            g.samples(&self.table)
+        };
+        match samples {
             Ok(s) => self.buffer.push_game(s),
-            Err(e) => setup::warn(&mut self.log, &self.bar, format!("self-play game {} does not replay: {e}", f.index)),
+            Err(e) => setup::warn(
+                &mut self.log,
+                &self.bar,
+                format!("a game of chunk {} does not replay: {e}", self.store.describe(key)),
+            ),
         }
-        Ok(())
     }
 }
