@@ -25,9 +25,15 @@ fn latest_step(run: &Path) -> Option<u64> {
     name.trim().strip_prefix("step-")?.strip_suffix(".ckpt")?.parse().ok()
 }
 
+/// Games in the run's chunks (from their names).
 fn games(run: &Path) -> usize {
-    std::fs::read_dir(run.join("games"))
-        .map_or(0, |d| d.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".bin")).count())
+    let dir = run.join("games/w0000");
+    std::fs::read_dir(dir).map_or(0, |d| {
+        d.flatten()
+            .filter_map(|e| train::parse_chunk_key(&format!("games/w0000/{}", e.file_name().to_string_lossy())))
+            .map(|n| n.games as usize)
+            .sum()
+    })
 }
 
 /// `step` of every row of metrics.csv.
@@ -94,7 +100,8 @@ fn a_killed_run_resumes_from_its_latest_checkpoint() {
     let rows_kept = metric_steps(&run).iter().filter(|&&s| s <= killed_at).count();
     let target = killed_at + 30; // needs more positions than the killed run had
                                  // A damaged game file is skipped with a warning.
-    let mut files: Vec<PathBuf> = std::fs::read_dir(run.join("games")).unwrap().flatten().map(|e| e.path()).collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(run.join("games/w0000")).unwrap().flatten().map(|e| e.path()).collect();
     files.sort();
     let bytes = std::fs::read(&files[0]).unwrap();
     std::fs::write(&files[0], &bytes[..bytes.len() / 2]).unwrap();
@@ -208,7 +215,7 @@ fn the_same_seed_plays_the_same_games() {
         ]));
     }
     let files = |run: &Path| {
-        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(run.join("games"))
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(run.join("games/w0000"))
             .unwrap()
             .flatten()
             .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
@@ -254,17 +261,6 @@ fn a_run_carried_over_without_its_games_keeps_training() {
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("cannot read metrics"));
 }
 
-/// The flags byte of a game file (train/src/replay.rs: magic, version, rules, FEN, seed, step,
-/// result, termination, flags).
-fn game_flags(bytes: &[u8]) -> u8 {
-    let mut at = 12;
-    for _ in 0..2 {
-        let n = u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
-        at += 2 + n;
-    }
-    bytes[at + 16 + 2]
-}
-
 #[test]
 fn a_bootstrapped_run_learns_from_the_teacher_then_plays_itself_and_is_evaluated() {
     let dir = tmpdir("boot");
@@ -285,12 +281,10 @@ fn a_bootstrapped_run_learns_from_the_teacher_then_plays_itself_and_is_evaluated
     assert!(log.contains("bootstrap: teacher alphabeta:depth=1 plays until 80 positions"), "{log}");
     assert!(log.contains("bootstrap done: self-play from step"), "{log}");
     // Teacher games first (flag 16), then self-play games.
-    let mut files: Vec<_> = std::fs::read_dir(run.join("games")).unwrap().flatten().map(|e| e.path()).collect();
-    files.sort();
-    let flags: Vec<u8> = files.iter().map(|p| game_flags(&std::fs::read(p).unwrap())).collect();
-    assert!(flags[0] & 16 != 0 && flags.last().unwrap() & 16 == 0, "{flags:?}");
-    let teacher = flags.iter().take_while(|f| *f & 16 != 0).count();
-    assert!(flags[teacher..].iter().all(|f| f & 16 == 0), "{flags:?}");
+    let flags: Vec<bool> = common::chunks(&run).into_iter().flat_map(|(_, c)| c.games).map(|g| g.teacher).collect();
+    assert!(flags[0] && !flags.last().unwrap(), "{flags:?}");
+    let teacher = flags.iter().take_while(|f| **f).count();
+    assert!(flags[teacher..].iter().all(|f| !f), "{flags:?}");
 
     // The evaluation row at step 30: against the previous checkpoint, the fixed baseline and
     // alpha-beta at equal time, with their games recorded.

@@ -204,8 +204,11 @@ fn one_line(s: &str) -> String {
 pub fn save(path: impl AsRef<Path>, ckpt: &Checkpoint) -> Result<u64, CheckpointError> {
     let path = path.as_ref();
     let (bytes, checksum) = to_bytes(path, ckpt)?;
-    crate::files::write_atomic(path, &bytes)
-        .map_err(|err| CheckpointError::Io { path: path.to_path_buf(), op: "write", err })?;
+    crate::files::write_atomic(path, &bytes).map_err(|err| CheckpointError::Io {
+        path: path.to_path_buf(),
+        op: "write",
+        err,
+    })?;
     Ok(checksum)
 }
 

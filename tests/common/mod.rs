@@ -80,3 +80,26 @@ pub fn assert_one_line_error(o: &Output, want: &str) {
     assert!(e.contains(want), "error {e:?} should mention {want:?}");
     assert!(!e.contains("panicked"), "{e}");
 }
+
+/// The chunks of a run's store (`games/`, a file:// store), in key order: `(key, chunk)`; a
+/// chunk that does not parse panics.
+#[allow(dead_code)]
+pub fn chunks(store: &std::path::Path) -> Vec<(String, train::Chunk)> {
+    let mut out = Vec::new();
+    let games = store.join("games");
+    let mut dirs: Vec<_> =
+        std::fs::read_dir(&games).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    dirs.sort();
+    for d in dirs.into_iter().filter(|d| d.is_dir()) {
+        let mut files: Vec<_> = std::fs::read_dir(&d).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            let key = f.strip_prefix(store).unwrap().to_string_lossy().into_owned();
+            let Some(name) = train::parse_chunk_key(&key) else { continue };
+            let c =
+                train::Chunk::from_object(&name, &std::fs::read(&f).unwrap()).unwrap_or_else(|e| panic!("{key}: {e}"));
+            out.push((key, c));
+        }
+    }
+    out
+}

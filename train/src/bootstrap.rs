@@ -174,7 +174,7 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
         opponent: None,
         plies,
     };
-    Finished { file }
+    Finished { index, file }
 }
 
 #[cfg(test)]

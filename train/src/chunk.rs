@@ -226,7 +226,8 @@ mod tests {
             parse_chunk_key("games/game-000000007-p0031.bin"),
             Some(ChunkName { worker: None, seq: 7, games: 1, positions: 31 })
         );
-        for k in ["games/w1/c1-g1-p1.chunk.tmp", "games/x/c1-g1-p1.chunk", "checkpoints/latest", "games/w1/c1-g1.chunk"] {
+        for k in ["games/w1/c1-g1-p1.chunk.tmp", "games/x/c1-g1-p1.chunk", "checkpoints/latest", "games/w1/c1-g1.chunk"]
+        {
             assert_eq!(parse_chunk_key(k), None, "{k}");
         }
     }

@@ -46,8 +46,10 @@ pub enum EngineCheckError {
     NoLimit,
 }
 
-/// A finished game.
+/// A finished game and its number (the number seeds it; the tests check the numbering).
 pub struct Finished {
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub index: u64,
     pub file: GameFile,
 }
 

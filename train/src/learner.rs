@@ -8,17 +8,17 @@
 //! `keep_checkpoints` and every evaluated one (see [`is_evaluated`]).
 
 use crate::replay::{Batch, ReplayBuffer};
+use crate::store::{Store, StoreError};
 use crate::RunError;
 use engine::MoveTable;
 use nn::backend::Device;
+use nn::checkpoint::MAX_CHECKPOINT_BYTES;
 use nn::checkpoint::{self, Checkpoint, Header};
 use nn::train::{Losses, TrainConfig, Trainer};
 use nn::NetConfig;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use search::mix_seed;
-use crate::store::{Store, StoreError};
-use nn::checkpoint::MAX_CHECKPOINT_BYTES;
 use std::path::{Path, PathBuf};
 
 /// File name of the checkpoint at `step`.

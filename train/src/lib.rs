@@ -19,6 +19,7 @@ mod selfplay;
 mod store;
 mod worker;
 
+pub use chunk::{parse_chunk_key, Chunk, ChunkError, ChunkName};
 pub use config::{Bootstrap, ConfigError, FieldError, RunConfig};
 pub use error::RunError;
 pub use plot::{plot_compare, plot_run};

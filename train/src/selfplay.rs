@@ -386,7 +386,7 @@ impl SelfPlay {
             opponent: s.opponent.map(|(c, _)| c),
             plies: s.plies,
         };
-        Finished { file }
+        Finished { index: s.index, file }
     }
 }
 

@@ -78,10 +78,7 @@ impl Store {
             if bucket.is_empty() {
                 return Err(bad("no bucket name".into()));
             }
-            let s3 = AmazonS3Builder::from_env()
-                .with_bucket_name(bucket)
-                .build()
-                .map_err(|e| bad(one_line(&e)))?;
+            let s3 = AmazonS3Builder::from_env().with_bucket_name(bucket).build().map_err(|e| bad(one_line(&e)))?;
             let prefix = prefix.trim_matches('/');
             let inner: Arc<dyn ObjectStore> =
                 if prefix.is_empty() { Arc::new(s3) } else { Arc::new(PrefixStore::new(s3, prefix)) };

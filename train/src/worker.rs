@@ -106,6 +106,25 @@ pub fn list_chunks(store: &Store) -> Result<Vec<(String, ChunkName, i64)>, Store
         .collect())
 }
 
+/// Upload a chunk, written once (create-if-absent): a retry that finds its own bytes there is
+/// done (so it is counted once); one that finds other bytes (another worker with this index)
+/// takes the next free number (`next_seq` is moved past it). Returns the key, and the key it
+/// first collided with.
+pub fn upload_chunk(store: &Store, chunk: &Chunk, next_seq: &mut u64) -> Result<(String, Option<String>), StoreError> {
+    let mut chunk = chunk.clone();
+    let mut collided = None;
+    loop {
+        let bytes = chunk.to_bytes();
+        let key = chunk.key();
+        if store.create(&key, bytes.clone())? || store.get(&key, MAX_CHUNK_BYTES)?.as_deref() == Some(&bytes[..]) {
+            return Ok((key, collided));
+        }
+        collided.get_or_insert(key);
+        chunk.seq = (*next_seq).max(chunk.seq + 1);
+        *next_seq = chunk.seq + 1;
+    }
+}
+
 /// What a round of a worker did.
 #[derive(Debug, Default)]
 pub struct RoundOutput {
@@ -310,26 +329,15 @@ impl Worker {
         Ok(out)
     }
 
-    /// Upload a chunk, written once: a retry that finds its own bytes there is done; one that
-    /// finds other bytes (another worker with this index) takes the next number.
     fn upload(&mut self, chunk: &Chunk) -> Result<String, RunError> {
-        let mut chunk = chunk.clone();
-        loop {
-            let bytes = chunk.to_bytes();
-            let key = chunk.key();
-            if self.store.create(&key, bytes.clone())? {
-                return Ok(key);
-            }
-            if self.store.get(&key, MAX_CHUNK_BYTES)?.as_deref() == Some(&bytes[..]) {
-                return Ok(key);
-            }
+        let (key, collided) = upload_chunk(&self.store, chunk, &mut self.next_seq)?;
+        if let Some(taken) = collided {
             eprintln!(
-                "warning: worker {}: chunk {key} exists with other games (two workers with index {}?); taking the next number",
+                "warning: worker {}: chunk {taken} exists with other games (two workers with index {}?); uploaded as {key}",
                 self.index, self.index
             );
-            chunk.seq = self.next_seq.max(chunk.seq + 1);
-            self.next_seq = chunk.seq + 1;
         }
+        Ok(key)
     }
 }
 
@@ -440,12 +448,9 @@ pub fn selfplay(opts: &WorkerOptions) -> Result<WorkerSummary, RunError> {
     let store = Arc::new(Store::open(&opts.store)?);
     let index = match opts.worker {
         Some(i) => i,
-        None => index_from_env().map_err(|why| RunError::BadObject {
-            store: store.url().to_string(),
-            key: "worker index".into(),
-            why,
-        })?
-        .unwrap_or(0),
+        None => index_from_env()
+            .map_err(|why| RunError::BadObject { store: store.url().to_string(), key: "worker index".into(), why })?
+            .unwrap_or(0),
     };
     let say = |s: String| eprintln!("worker {index}: {s}");
     let cfg = worker_config(&store, opts, &mut |s| say(s))?;
@@ -548,4 +553,63 @@ pub fn selfplay(opts: &WorkerOptions) -> Result<WorkerSummary, RunError> {
         }
     }
     Ok(WorkerSummary { worker: index, games: w.games, positions: w.positions, stop })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::PlyRecord;
+    use engine::{Color, Outcome, Position, WinReason};
+
+    fn chunk(worker: u32, seq: u64, seed: u64) -> Chunk {
+        let g = GameFile {
+            rules: "standard".into(),
+            start_fen: Position::start().to_fen(),
+            seed,
+            net_step: 0,
+            outcome: Outcome::Win { winner: Color::White, reason: WinReason::Resignation },
+            resign_off: false,
+            would_resign: None,
+            teacher: false,
+            opponent: None,
+            plies: vec![PlyRecord { mv: "a1a2".into(), value: 0.0, policy: vec![], is_policy_target: false }],
+        };
+        Chunk { worker, seq, next_game: seed + 1, games: vec![g] }
+    }
+
+    #[test]
+    fn a_retried_upload_is_one_chunk_and_a_collision_takes_the_next_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().to_str().unwrap()).unwrap();
+        let mut next = 1;
+        let c = chunk(2, 0, 5);
+        let (k1, col) = upload_chunk(&store, &c, &mut next).unwrap();
+        assert_eq!(col, None);
+        // The same upload again (its first try's answer was lost): the same object, no other.
+        let (k2, col) = upload_chunk(&store, &c, &mut next).unwrap();
+        assert_eq!((k1.as_str(), col), (k2.as_str(), None));
+        assert_eq!(store.list("games").unwrap().len(), 1);
+        // Another worker with index 2 uploads other games as chunk 0: they go to chunk 1.
+        let (k3, col) = upload_chunk(&store, &chunk(2, 0, 9), &mut next).unwrap();
+        assert_eq!(col.as_deref(), Some(k1.as_str()));
+        assert!(k3.starts_with("games/w0002/c000000001-"), "{k3}");
+        assert_eq!(next, 2);
+        assert_eq!(list_chunks(&store).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_worker_index_comes_from_the_scheduler() {
+        // (One test sets the variables, so no other test sees them change.)
+        std::env::remove_var("JOB_COMPLETION_INDEX");
+        std::env::remove_var("SLURM_ARRAY_TASK_ID");
+        assert_eq!(index_from_env(), Ok(None));
+        std::env::set_var("SLURM_ARRAY_TASK_ID", "7");
+        assert_eq!(index_from_env(), Ok(Some(7)));
+        std::env::set_var("JOB_COMPLETION_INDEX", "3");
+        assert_eq!(index_from_env(), Ok(Some(3)));
+        std::env::set_var("JOB_COMPLETION_INDEX", "x");
+        assert!(index_from_env().unwrap_err().contains("JOB_COMPLETION_INDEX='x' is not a worker index"));
+        std::env::remove_var("JOB_COMPLETION_INDEX");
+        std::env::remove_var("SLURM_ARRAY_TASK_ID");
+    }
 }

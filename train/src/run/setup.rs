@@ -32,10 +32,8 @@ fn settle_config(opts: &RunOptions, store: &Store) -> Result<(RunConfig, bool, O
     let recorded = match store.get("config.toml", engine::input::MAX_CONFIG_BYTES)? {
         Some(bytes) => {
             let origin = recorded_path.display().to_string();
-            let text = String::from_utf8(bytes).map_err(|_| crate::ConfigError::Read {
-                path: origin.clone(),
-                reason: "not UTF-8 text".into(),
-            })?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| crate::ConfigError::Read { path: origin.clone(), reason: "not UTF-8 text".into() })?;
             Some(RunConfig::from_stored(&text, &origin)?)
         }
         None => None,
@@ -391,7 +389,14 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
     }
 }
 
-fn log_start(log: &mut Log, cfg: &RunConfig, rules_tag: &str, resumed_from: Option<u64>, games: &Games, trainer_of: Option<&str>) {
+fn log_start(
+    log: &mut Log,
+    cfg: &RunConfig,
+    rules_tag: &str,
+    resumed_from: Option<u64>,
+    games: &Games,
+    trainer_of: Option<&str>,
+) {
     if let Some(url) = trainer_of {
         log.line(&format!("trainer of store {url}: training on the chunks that workers upload"));
     }
@@ -447,11 +452,6 @@ impl Dirs {
             Some(d) => d.join("checkpoints"),
             None => run.join("checkpoints"),
         };
-        Dirs {
-            run: run.to_path_buf(),
-            checkpoints,
-            eval: run.join("eval"),
-            copies: store.local_dir().is_none(),
-        }
+        Dirs { run: run.to_path_buf(), checkpoints, eval: run.join("eval"), copies: store.local_dir().is_none() }
     }
 }
