@@ -231,4 +231,28 @@ mod tests {
             assert_eq!(parse_chunk_key(k), None, "{k}");
         }
     }
+
+    #[test]
+    fn damaged_chunks_are_errors_never_panics() {
+        use rand::{Rng, SeedableRng};
+        let c = Chunk { worker: 1, seq: 2, next_game: 3, games: vec![game(3), game(1)] };
+        let bytes = c.to_bytes();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..5000 {
+            let mut b = bytes.clone();
+            for _ in 0..rng.gen_range(1..4) {
+                let i = rng.gen_range(0..b.len());
+                b[i] = rng.gen();
+            }
+            b.truncate(rng.gen_range(0..=b.len()));
+            let _ = Chunk::from_bytes(&b);
+            // With a valid checksum over changed content (a hostile file), still no panic.
+            if b.len() > 8 {
+                let n = b.len() - 8;
+                let sum = xxh64(&b[..n], 0).to_le_bytes();
+                b[n..].copy_from_slice(&sum);
+                let _ = Chunk::from_bytes(&b);
+            }
+        }
+    }
 }

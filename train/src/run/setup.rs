@@ -102,6 +102,19 @@ fn settle_config(opts: &RunOptions, store: &Store) -> Result<(RunConfig, bool, O
 /// Open (or create) the run's store and directory and set everything up to loop.
 pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let url = opts.store.clone().unwrap_or_else(|| opts.run_dir.display().to_string());
+    // A new directory is created only for a config that reads and checks.
+    if !url.starts_with("s3://") && !Path::new(url.strip_prefix("file://").unwrap_or(&url)).exists() {
+        match &opts.config {
+            Some(p) => {
+                let mut c = RunConfig::load(p)?;
+                for s in &opts.sets {
+                    c.set_field(s)?;
+                }
+            }
+            None if opts.store.is_none() => return Err(RunError::NoConfig { dir: opts.run_dir.clone() }),
+            None => return Err(RunError::NoStoreConfig { store: url }),
+        }
+    }
     let store = Arc::new(Store::open(&url)?);
     let (cfg, existing, change) = settle_config(opts, &store)?;
     check_memory(&cfg)?;
