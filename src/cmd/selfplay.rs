@@ -58,6 +58,15 @@ pub fn run(a: Args) -> Result<()> {
         report_seconds: a.report_seconds,
     };
     let s = train::selfplay(&opts)?;
-    println!("worker {}: {} games, {} positions uploaded ({})", s.worker, s.games, s.positions, s.stop);
+    println!(
+        "worker {}: {} games, {} positions uploaded; {} positions played in {:.0} s ({:.1}/s) ({})",
+        s.worker,
+        s.games,
+        s.positions,
+        s.played,
+        s.seconds,
+        s.played as f64 / s.seconds.max(1e-9),
+        s.stop
+    );
     Ok(())
 }

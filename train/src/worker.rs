@@ -161,6 +161,8 @@ pub struct Worker {
     /// Games and positions uploaded by this worker in this process.
     pub games: u64,
     pub positions: u64,
+    /// Positions played in this process (uploaded or still in games in progress).
+    pub played: u64,
 }
 
 impl Worker {
@@ -224,6 +226,7 @@ impl Worker {
             last_look: None,
             games: 0,
             positions: 0,
+            played: 0,
         })
     }
 
@@ -306,6 +309,7 @@ impl Worker {
                 finished
             }
         };
+        self.played += out.positions;
         if !finished.is_empty() {
             let games: Vec<GameFile> = finished.into_iter().map(|f: Finished| f.file).collect();
             let chunk = Chunk { worker: self.index, seq: self.next_seq, next_game: self.next_game, games };
@@ -369,6 +373,10 @@ pub struct WorkerSummary {
     pub worker: u32,
     pub games: u64,
     pub positions: u64,
+    /// Positions played (those of the games still in progress at the stop included) and the
+    /// seconds it played.
+    pub played: u64,
+    pub seconds: f64,
     pub stop: String,
 }
 
@@ -552,7 +560,14 @@ pub fn selfplay(opts: &WorkerOptions) -> Result<WorkerSummary, RunError> {
             }
         }
     }
-    Ok(WorkerSummary { worker: index, games: w.games, positions: w.positions, stop })
+    Ok(WorkerSummary {
+        worker: index,
+        games: w.games,
+        positions: w.positions,
+        played: w.played,
+        seconds: start.elapsed().as_secs_f64(),
+        stop,
+    })
 }
 
 #[cfg(test)]
