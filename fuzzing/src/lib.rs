@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// Every target, by name (the corpus folder and the libFuzzer binary have the same names).
-pub const TARGETS: [(&str, fn(&[u8])); 10] = [
+pub const TARGETS: [(&str, fn(&[u8])); 11] = [
     ("fen", fen),
     ("move_text", move_text),
     ("cecp_lines", cecp_lines),
@@ -23,6 +23,7 @@ pub const TARGETS: [(&str, fn(&[u8])); 10] = [
     ("run_config_toml", run_config_toml),
     ("checkpoint_bytes", checkpoint_bytes),
     ("game_file_bytes", game_file_bytes),
+    ("chunk_bytes", chunk_bytes),
     ("game_records", game_records),
 ];
 
@@ -147,6 +148,16 @@ pub fn checkpoint_bytes(data: &[u8]) {
 pub fn game_file_bytes(data: &[u8]) {
     if let Ok(g) = train::GameFile::from_bytes(data) {
         let _ = g.samples(table());
+    }
+}
+
+/// A chunk's bytes (a worker's upload, read by the trainer from a shared store), and, when
+/// they read, each game's replay into training samples.
+pub fn chunk_bytes(data: &[u8]) {
+    if let Ok(c) = train::Chunk::from_bytes(data) {
+        for g in c.games.iter().take(8) {
+            let _ = g.samples(table());
+        }
     }
 }
 

@@ -58,4 +58,6 @@ proptest! {
     fn game_file_bytes(data in input()) { fuzzing::game_file_bytes(&data) }
     #[test]
     fn game_records(data in input()) { fuzzing::game_records(&data) }
+    #[test]
+    fn chunk_bytes(data in input()) { fuzzing::chunk_bytes(&data) }
 }

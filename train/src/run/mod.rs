@@ -272,18 +272,23 @@ impl Run {
         let fr =
             if c.would_resign > 0 { format!("{}/{}", c.false_resign, c.would_resign) } else { "none measured".into() };
         let rate = |n: u64, t: f64| if t > 0.0 { format!("{:.2}", n as f64 / t) } else { "-".into() };
+        let secs = self.start.elapsed().as_secs_f64();
+        let played = match self.worker {
+            Some(_) => format!(
+                "self-play {} positions in {:.0} s ({} positions/s while playing)",
+                c.positions,
+                self.selfplay_time,
+                rate(c.positions, self.selfplay_time)
+            ),
+            None => format!("{} positions from the workers ({} positions/s)", c.positions, rate(c.positions, secs)),
+        };
         let line = format!(
-            "stopped: {stop}; step {}, {} games, {} positions; this session: {:.0} s, {} games, \
-             false resignations {fr}; self-play {} positions in {:.0} s ({} positions/s while playing), \
-             training {} steps in {:.0} s ({} steps/s while training)",
+            "stopped: {stop}; step {}, {} games, {} positions; this session: {secs:.0} s, {} games, \
+             false resignations {fr}; {played}, training {} steps in {:.0} s ({} steps/s while training)",
             self.learner.step(),
             self.games_total,
             self.positions_total,
-            self.start.elapsed().as_secs_f64(),
             c.games,
-            c.positions,
-            self.selfplay_time,
-            rate(c.positions, self.selfplay_time),
             self.session_steps,
             self.train_time,
             rate(self.session_steps, self.train_time),
