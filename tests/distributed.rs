@@ -329,3 +329,41 @@ fn workers_and_a_trainer_over_s3_with_conditional_writes() {
     ok(&o);
     assert!(read(&dir.join("elsewhere/train.log")).contains("resumed from step 40"));
 }
+
+#[test]
+fn bad_stores_and_options_are_one_line_errors() {
+    let dir = common::temp_dir();
+    let d = dir.to_str().unwrap();
+    assert_one_line_error(&tenjiku(&["selfplay", "--store", "ftp://host/x"]), "expected file://DIR");
+    assert_one_line_error(&tenjiku(&["learn", "--store", "s3://"]), "--run-dir is required");
+    assert_one_line_error(&tenjiku(&["learn", "--store", "s3://", "--run-dir", d]), "no bucket name");
+    assert_one_line_error(&tenjiku(&["learn", "--store", d, "--lease-seconds", "1"]), "--lease-seconds");
+    assert_one_line_error(&tenjiku(&["selfplay", "--store", d, "--poll-seconds", "0"]), "0.1 to 3600");
+    assert_one_line_error(&tenjiku(&["selfplay", "--store", d, "--worker", "x"]), "--worker");
+    assert_one_line_error(&tenjiku(&["selfplay", "--store", d, "--set", "visits=3"]), "a worker may set only");
+    // A store without a run: the trainer needs a config; a worker waits for one until its time is up.
+    let empty = dir.join("empty");
+    assert_one_line_error(&tenjiku(&["learn", "--store", empty.to_str().unwrap()]), "give --config");
+    assert!(!empty.exists(), "nothing is created without a config");
+    let o = tenjiku(&["selfplay", "--store", d, "--max-minutes", "0.02"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("waiting for the trainer to start the run"), "{err}");
+    assert!(err.lines().last().unwrap().contains("no trainer started a run there"), "{err}");
+    // A worker's config must be the run's (except its own backend, threads, concurrent_games).
+    let store = dir.join("run");
+    let s = store.to_str().unwrap();
+    ok(&tenjiku(&["learn", "--store", s, "--config", TINY, "--max-steps", "0", "--max-minutes", "0.01", "--quiet"]));
+    let other = dir.join("other.toml");
+    std::fs::write(
+        &other,
+        read(Path::new(TINY)).replace("visits = 8", "visits = 9").replace(
+            "\"net-tiny.toml\"",
+            &format!("{:?}", concat!(env!("CARGO_MANIFEST_DIR"), "/configs/net-tiny.toml")),
+        ),
+    )
+    .unwrap();
+    assert_one_line_error(&tenjiku(&["selfplay", "--store", s, "--config", other.to_str().unwrap()]), "`visits`");
+    let o = tenjiku(&["selfplay", "--store", s, "--config", TINY, "--set", "concurrent_games=2", "--max-games", "1"]);
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2 games at a time"), "{}", String::from_utf8_lossy(&o.stderr));
+}

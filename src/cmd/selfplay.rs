@@ -4,12 +4,19 @@ use anyhow::Result;
 use std::path::PathBuf;
 use train::WorkerOptions;
 
+/// `--store`, shared with `learn`.
 #[derive(clap::Args)]
-pub struct Args {
+pub struct StoreArg {
     /// The run's store: file://DIR (or a directory path) or s3://BUCKET/PREFIX (credentials and
     /// endpoint from the AWS environment variables).
     #[arg(long)]
-    store: String,
+    pub store: String,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    store: StoreArg,
     /// The run config; it must agree with the store's config.toml (written by the trainer) except
     /// in backend, threads and concurrent_games, which are the worker's own.
     #[arg(long)]
@@ -47,7 +54,7 @@ pub fn seconds(s: &str) -> Result<f64, String> {
 
 pub fn run(a: Args) -> Result<()> {
     let opts = WorkerOptions {
-        store: a.store,
+        store: a.store.store,
         config: a.config,
         worker: a.worker,
         max_games: a.max_games,

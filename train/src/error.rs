@@ -57,6 +57,8 @@ pub enum RunError {
     NoNetwork,
     #[error("store {store} has no config.toml yet: give --config (the trainer writes it when it starts a run)")]
     NoStoreConfig { store: String },
+    #[error("store {store} has no config.toml: no trainer started a run there before the worker stopped ({why})")]
+    NoRunYet { store: String, why: &'static str },
 }
 
 impl RunError {

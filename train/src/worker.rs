@@ -386,7 +386,21 @@ pub const WORKER_FIELDS: [&str; 3] = ["threads", "concurrent_games", "backend"];
 /// The run's config as the store has it, waiting for the trainer to write it; `--config` must
 /// agree with it except in the runtime fields.
 fn worker_config(store: &Store, opts: &WorkerOptions, say: &mut dyn FnMut(String)) -> Result<RunConfig, RunError> {
+    for s in &opts.sets {
+        let field = s.split('=').next().unwrap_or("").trim();
+        if !WORKER_FIELDS.contains(&field) {
+            return Err(crate::ConfigError::Field {
+                origin: "--set".into(),
+                error: crate::config::FieldError {
+                    field: "--set",
+                    why: format!("a worker may set only {} (got '{s}')", WORKER_FIELDS.join(", ")),
+                },
+            }
+            .into());
+        }
+    }
     let given = opts.config.as_deref().map(RunConfig::load).transpose()?;
+    let start = Instant::now();
     let mut waited = false;
     let stored = loop {
         if let Some(bytes) = store.get("config.toml", engine::input::MAX_CONFIG_BYTES)? {
@@ -395,8 +409,11 @@ fn worker_config(store: &Store, opts: &WorkerOptions, say: &mut dyn FnMut(String
                 .map_err(|_| crate::ConfigError::Read { path: origin.clone(), reason: "not UTF-8 text".into() })?;
             break RunConfig::from_stored(&text, &origin)?;
         }
+        if opts.max_minutes.is_some_and(|m| start.elapsed().as_secs_f64() >= m * 60.0) {
+            return Err(RunError::NoRunYet { store: store.url().to_string(), why: "--max-minutes reached" });
+        }
         if crate::run::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(RunError::NoStoreConfig { store: store.url().to_string() });
+            return Err(RunError::NoRunYet { store: store.url().to_string(), why: "interrupted" });
         }
         if !waited {
             say(format!("waiting for the trainer to start the run in {} (no config.toml yet)", store.url()));
@@ -429,17 +446,6 @@ fn worker_config(store: &Store, opts: &WorkerOptions, say: &mut dyn FnMut(String
         cfg.backend = g.backend.clone();
     }
     for s in &opts.sets {
-        let field = s.split('=').next().unwrap_or("").trim();
-        if !WORKER_FIELDS.contains(&field) {
-            return Err(crate::ConfigError::Field {
-                origin: "--set".into(),
-                error: crate::config::FieldError {
-                    field: "--set",
-                    why: format!("a worker may set only {} (got '{s}')", WORKER_FIELDS.join(", ")),
-                },
-            }
-            .into());
-        }
         cfg.set_field(s)?;
     }
     if let Some(b) = &opts.backend {
