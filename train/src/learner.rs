@@ -245,16 +245,24 @@ impl Learner {
         header.parent = self.parent.clone();
         let ckpt =
             Checkpoint { header, network: self.trainer.network(), optimizer: Some(self.trainer.optimizer_state()) };
-        let (bytes, _) = checkpoint::to_bytes(Path::new(&store.describe(&key)), &ckpt)?;
-        if !store.create(&key, bytes.clone())? {
-            // Never reached in a run (a resume starts from the newest checkpoint, and sets aside
-            // the ones above it that do not load); a checkpoint is never replaced.
-            return Err(RunError::CheckpointExists { path: PathBuf::from(store.describe(&key)) });
-        }
-        write_latest(store, &name)?;
+        let bytes = store_checkpoint(store, &ckpt)?;
         self.parent = Some(name);
         Ok((key, bytes))
     }
+}
+
+/// Write `ckpt` into the store as `checkpoints/step-NNNNNNNNN.ckpt` (created once: never in a
+/// run does a checkpoint replace another, since a resume starts from the newest and sets aside
+/// the ones above it that do not load) and point `latest` at it. Returns its bytes.
+pub fn store_checkpoint(store: &Store, ckpt: &Checkpoint) -> Result<Vec<u8>, RunError> {
+    let step = ckpt.header.step;
+    let key = checkpoint_key(step);
+    let (bytes, _) = checkpoint::to_bytes(Path::new(&store.describe(&key)), ckpt)?;
+    if !store.create(&key, bytes.clone())? {
+        return Err(RunError::CheckpointExists { path: PathBuf::from(store.describe(&key)) });
+    }
+    write_latest(store, &checkpoint_name(step))?;
+    Ok(bytes)
 }
 
 /// Which of `all` (`(step, name)`, sorted by step) pruning deletes: all but the newest `keep`,

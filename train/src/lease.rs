@@ -150,6 +150,7 @@ impl Lease {
         Ok(Lease { store, number, lost, stop, thread })
     }
 
+    #[cfg(test)]
     pub fn number(&self) -> u64 {
         self.number
     }
@@ -160,6 +161,22 @@ impl Lease {
         if self.lost.load(Ordering::SeqCst) || self.store.exists(&key(taken))? {
             self.lost.store(true, Ordering::SeqCst);
             return Err(LeaseError::Lost { store: self.store.url().to_string(), held: self.number, taken });
+        }
+        Ok(())
+    }
+
+    /// Publish checkpoint `key` (at `step`) as publication `n` ([`crate::worker::publish`]),
+    /// checking the lease first; a publication number already taken means another trainer
+    /// published it: the lease is lost.
+    pub fn publish(&self, n: u64, key: &str, step: u64) -> Result<(), LeaseError> {
+        self.check()?;
+        if !crate::worker::publish(&self.store, n, key, step)? {
+            self.lost.store(true, Ordering::SeqCst);
+            return Err(LeaseError::Lost {
+                store: self.store.url().to_string(),
+                held: self.number,
+                taken: self.number + 1,
+            });
         }
         Ok(())
     }

@@ -319,11 +319,7 @@ impl Worker {
         while !self.pending.is_empty() {
             let chunk = self.pending.remove(0);
             match self.upload(&chunk) {
-                Ok(key) => {
-                    self.games += chunk.games.len() as u64;
-                    self.positions += chunk.positions();
-                    out.chunk = Some((key, chunk.games));
-                }
+                Ok(key) => out.chunk = Some((key, chunk.games)),
                 Err(e) => {
                     self.pending.insert(0, chunk);
                     return Err(e);
@@ -333,8 +329,11 @@ impl Worker {
         Ok(out)
     }
 
+    /// Upload a chunk ([`upload_chunk`]) and count its games as uploaded.
     fn upload(&mut self, chunk: &Chunk) -> Result<String, RunError> {
         let (key, collided) = upload_chunk(&self.store, chunk, &mut self.next_seq)?;
+        self.games += chunk.games.len() as u64;
+        self.positions += chunk.positions();
         if let Some(taken) = collided {
             eprintln!(
                 "warning: worker {}: chunk {taken} exists with other games (two workers with index {}?); uploaded as {key}",
@@ -558,10 +557,7 @@ pub fn selfplay(opts: &WorkerOptions) -> Result<WorkerSummary, RunError> {
         let pending = std::mem::take(&mut w.pending);
         for c in pending {
             match w.upload(&c) {
-                Ok(_) => {
-                    w.games += c.games.len() as u64;
-                    w.positions += c.positions();
-                }
+                Ok(_) => {}
                 Err(e) => say(format!("warning: chunk {} not uploaded, its games are lost: {e}", c.key())),
             }
         }

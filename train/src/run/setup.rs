@@ -11,7 +11,7 @@ use crate::lease::Lease;
 use crate::metrics::{Accumulator, Log, MetricsFile};
 use crate::replay::ReplayBuffer;
 use crate::store::Store;
-use crate::worker::{list_chunks, newest_publication, publish, Worker};
+use crate::worker::{list_chunks, newest_publication, Worker};
 use crate::RunError;
 use engine::{record, MoveTable, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -156,15 +156,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
         n => crate::worker::read_publication(&store, n)?.map(|p| p.step),
     };
     if newest_step != Some(learner.step()) {
-        lease.check()?;
-        if !publish(&store, publication + 1, &checkpoint_key(learner.step()), learner.step())? {
-            return Err(crate::lease::LeaseError::Lost {
-                store: store.url().to_string(),
-                held: lease.number(),
-                taken: lease.number() + 1,
-            }
-            .into());
-        }
+        lease.publish(publication + 1, &checkpoint_key(learner.step()), learner.step())?;
         publication += 1;
     }
     let table = Arc::new(MoveTable::new(&rules));
@@ -298,12 +290,7 @@ fn load_network(
         None => {
             let c = Checkpoint::random(cfg.net(), rules_tag, cfg.seed, device);
             let name = checkpoint_name(0);
-            let key = checkpoint_key(0);
-            let (bytes, _) = nn::checkpoint::to_bytes(Path::new(&store.describe(&key)), &c)?;
-            if !store.create(&key, bytes)? {
-                return Err(RunError::CheckpointExists { path: PathBuf::from(store.describe(&key)) });
-            }
-            learner::write_latest(store, &name)?;
+            learner::store_checkpoint(store, &c)?;
             (c, Some(name), None)
         }
     };

@@ -8,7 +8,7 @@ use crate::chunk::{parse_chunk_key, Chunk, ChunkName, MAX_CHUNK_BYTES};
 use crate::learner::{checkpoint_name, is_evaluated, prune, to_prune};
 use crate::metrics::Accumulator;
 use crate::replay::{GameFile, GameFileError};
-use crate::worker::{list_chunks, publish};
+use crate::worker::list_chunks;
 use crate::RunError;
 use engine::{Outcome, WinReason};
 use std::time::{Duration, Instant};
@@ -70,15 +70,7 @@ impl Run {
         let step = self.learner.step();
         self.last_ckpt_step = step;
         let n = self.publication + 1;
-        self.lease.check()?;
-        if !publish(&self.store, n, &key, step)? {
-            return Err(crate::lease::LeaseError::Lost {
-                store: self.store.url().to_string(),
-                held: self.lease.number(),
-                taken: self.lease.number() + 1,
-            }
-            .into());
-        }
+        self.lease.publish(n, &key, step)?;
         self.publication = n;
         let c = &self.cfg;
         prune(&self.store, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints);
