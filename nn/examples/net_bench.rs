@@ -5,8 +5,9 @@
 //! cargo run --release -p tenjiku-nn --example net_bench -- \
 //!     [--backend flex|ndarray|wgpu|cuda] [--config configs/net-cpu.toml]... \
 //!     [--batches 1,16,64,256] [--train-batch 256] [--seconds 3] [--no-train] [--no-full]
-//!     [--peak-size 2048]
+//!     [--peak-size 2048] [--precision f32|bf16|f16]
 //! ```
+//! `--precision` sets the inference precision (weights and activations; training stays f32).
 //! Without `--config` it benchmarks `configs/net-tiny.toml`, `net-cpu.toml` and `net-gpu.toml`.
 //! Prints Markdown tables (the form `BENCHMARKS.md` records).
 
@@ -33,6 +34,7 @@ struct Opts {
     train: bool,
     peak_size: usize,
     full: bool,
+    precision: backend::Precision,
 }
 
 fn parse() -> Opts {
@@ -45,6 +47,7 @@ fn parse() -> Opts {
         train: true,
         peak_size: 2048,
         full: true,
+        precision: backend::Precision::F32,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -58,6 +61,7 @@ fn parse() -> Opts {
             "--peak-size" => o.peak_size = val().parse().expect("size"),
             "--no-train" => o.train = false,
             "--no-full" => o.full = false,
+            "--precision" => o.precision = val().parse().unwrap_or_else(|e| panic!("{e}")),
             _ => panic!("unknown argument {a}"),
         }
     }
@@ -107,7 +111,7 @@ fn main() {
     let o = parse();
     let device = backend::device_by_name(&o.backend).unwrap_or_else(|e| panic!("{e}"));
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    println!("backend: {} ({:?}), {} hardware threads", o.backend, device, threads);
+    println!("backend: {} ({:?}), inference in {}, {} hardware threads", o.backend, device, o.precision, threads);
     println!("NUM_PLANES = {NUM_PLANES}, POLICY_SIZE = {POLICY_SIZE}");
 
     let peak = matmul_peak(&device, o.peak_size, o.seconds);
@@ -127,7 +131,7 @@ fn main() {
         let net = Network::seeded(&cfg, 1, &device);
         let params = net.num_params();
         let flops = cfg.flops_per_position() as f64;
-        let mut eval = Inference::new(net.clone(), &device);
+        let mut eval = Inference::with_precision(net.clone(), &device, o.precision).unwrap_or_else(|e| panic!("{e}"));
         let trunk_flops = flops - cfg.projection_flops() as f64;
         for &b in &o.batches {
             let inputs = random_inputs(&mut rng, b);

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use search::mcts::{EvalRequest, Evaluation, Evaluator};
 
-use crate::backend::Device;
+use crate::backend::{Device, Precision, PrecisionError};
 use crate::checkpoint::{self, Checkpoint};
 use crate::encoding::{encode, HistoryFeatures, INPUT_SIZE};
 use crate::inference;
@@ -39,6 +39,9 @@ pub struct NetEvaluator {
     pub positions: u64,
     /// Network calls so far.
     pub calls: u64,
+    /// Time spent in those calls (the network on its device and the copies to and from it;
+    /// not the encoding): the device's busy time as the caller sees it.
+    pub busy: std::time::Duration,
     /// Weight of the material head in the value the search sees (0 = the WDL head alone).
     material_mix: f32,
 }
@@ -54,6 +57,7 @@ impl NetEvaluator {
             scratch: Vec::new(),
             positions: 0,
             calls: 0,
+            busy: std::time::Duration::ZERO,
             material_mix: 0.0,
         }
     }
@@ -76,10 +80,28 @@ impl NetEvaluator {
         Ok(())
     }
 
-    /// Swap in another network (self-play picking up a new checkpoint), keeping the buffers.
+    /// Compute in `precision` from now on (the network's weights are cast once); `Err` when
+    /// the device cannot compute in it.
+    pub fn set_precision(&mut self, precision: Precision) -> Result<(), PrecisionError> {
+        if precision != self.inner.precision() {
+            let device = self.inner.device().clone();
+            let net = self.inner.network().clone();
+            // Only an f32 evaluator still holds the weights as trained.
+            if self.inner.precision() != Precision::F32 {
+                return Err(PrecisionError::AlreadySet { from: self.inner.precision().name(), to: precision.name() });
+            }
+            self.inner = inference::Inference::with_precision(net, &device, precision)?;
+        }
+        Ok(())
+    }
+
+    /// Swap in another network (self-play picking up a new checkpoint), keeping the buffers and
+    /// the precision.
     pub fn set_network(&mut self, net: Network) {
         let device = self.inner.device().clone();
-        self.inner = inference::Inference::new(net, &device);
+        let precision = self.inner.precision();
+        self.inner =
+            inference::Inference::with_precision(net, &device, precision).expect("the precision was checked when set");
     }
 
     /// The network.
@@ -119,7 +141,9 @@ impl Evaluator for NetEvaluator {
             self.legal.extend_from_slice(&self.scratch);
             self.offsets.push(self.legal.len());
         }
+        let t = std::time::Instant::now();
         let res = self.inner.evaluate_masked(&self.inputs, n, &self.legal, &self.offsets);
+        self.busy += t.elapsed();
         for (i, o) in out.iter_mut().enumerate().take(n) {
             o.priors.clear();
             o.priors.extend_from_slice(&res.priors[self.offsets[i]..self.offsets[i + 1]]);

@@ -25,8 +25,9 @@
 //! ```
 
 use burn::module::Module;
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{Device, FloatDType, Tensor};
 
+use crate::backend::{Precision, PrecisionError};
 use crate::encoding::NUM_PLANES;
 use crate::network::{MoveWeights, Network, SQUARES};
 use crate::policy::{mask_and_softmax, NO_INDEX, NULL_PASS_INDEX, NUM_MOVE_PLANES, POLICY_SIZE};
@@ -62,6 +63,7 @@ pub struct MaskedOutputs<'a> {
 pub struct Inference {
     net: Network,
     device: Device,
+    precision: Precision,
     policy: Vec<f32>,
     wdl: Vec<[f32; 3]>,
     moves_left: Vec<f32>,
@@ -77,12 +79,23 @@ impl Inference {
     /// An evaluator running `net` on `device` (the network is moved there and put in inference
     /// mode; the device's autodiff flag is dropped).
     pub fn new(net: Network, device: &Device) -> Self {
+        Self::with_precision(net, device, Precision::F32).expect("every device computes in f32")
+    }
+
+    /// An evaluator computing in `precision`: the network's weights are cast to it and each
+    /// batch's inputs too; the outputs come back as f32. The move projection of
+    /// [`Inference::evaluate_masked`] (host dot products) stays f32. `Err` when the device cannot
+    /// compute in it.
+    pub fn with_precision(net: Network, device: &Device, precision: Precision) -> Result<Self, PrecisionError> {
         let device = device.clone().without_autodiff();
+        precision.check(&device, &format!("{device:?}"))?;
         let net = net.valid().to_device(&device);
         let moves = net.move_weights();
-        Self {
+        let net = if precision == Precision::F32 { net } else { net.cast(precision.dtype()) };
+        Ok(Self {
             net,
             device,
+            precision,
             policy: Vec::new(),
             wdl: Vec::new(),
             moves_left: Vec::new(),
@@ -92,6 +105,20 @@ impl Inference {
             square_feats: Vec::new(),
             gathered: Vec::new(),
             local: Vec::new(),
+        })
+    }
+
+    /// The precision it computes in.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    fn input(&self, inputs: &[f32], batch: usize) -> Tensor<4> {
+        let x = Network::input_tensor(inputs, batch, &self.device);
+        if self.precision == Precision::F32 {
+            x
+        } else {
+            x.cast(self.precision.dtype())
         }
     }
 
@@ -147,11 +174,11 @@ impl Inference {
         if batch == 0 {
             return self.masked_outputs();
         }
-        let x = Network::input_tensor(inputs, batch, &self.device);
+        let x = self.input(inputs, batch);
         let out = self.net.forward_heads(x);
-        let feats = out.policy_features.into_data();
+        let feats = out.policy_features.cast(FloatDType::F32).into_data();
         let feats = feats.as_slice::<f32>().expect("f32 output");
-        let pass = out.pass.into_data();
+        let pass = out.pass.cast(FloatDType::F32).into_data();
         let pass = pass.as_slice::<f32>().expect("f32 output");
         self.read_value_heads(out.wdl, out.moves_left, out.material);
 
@@ -219,7 +246,7 @@ impl Inference {
         if batch == 0 {
             return;
         }
-        let x = Network::input_tensor(inputs, batch, &self.device);
+        let x = self.input(inputs, batch);
         let out = self.net.forward(x);
 
         let moves_per_pos = POLICY_SIZE - 1;
@@ -237,8 +264,9 @@ impl Inference {
     }
 }
 
+/// A 2-D output as f32 data (a no-op cast at f32).
 fn read(t: Tensor<2>) -> burn::tensor::TensorData {
-    t.into_data()
+    t.cast(FloatDType::F32).into_data()
 }
 
 /// Softmax of three logits.

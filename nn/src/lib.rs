@@ -5,6 +5,7 @@
 //! [`checkpoint`] files. [`backend`] picks the Burn device, so no other crate names a backend.
 //! [`evaluator`] plugs the network into the MCTS of `search` as its evaluator.
 
+pub mod agreement;
 pub mod backend;
 pub mod checkpoint;
 pub mod encoding;

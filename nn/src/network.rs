@@ -592,6 +592,21 @@ impl Network {
     }
 }
 
+impl Network {
+    /// This network with every float parameter (and batch-norm statistic) cast to `dtype`, for
+    /// reduced-precision inference ([`crate::inference::Inference::with_precision`]).
+    pub fn cast(self, dtype: burn::tensor::FloatDType) -> Network {
+        struct Cast(burn::tensor::FloatDType);
+        impl burn::module::ModuleMapper for Cast {
+            fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+                let (id, tensor, mapper) = param.consume();
+                Param::from_mapped_value(id, tensor.cast(self.0), mapper)
+            }
+        }
+        self.map(&mut Cast(dtype))
+    }
+}
+
 /// Force every lazily initialised parameter, in module order.
 fn materialise(net: Network) -> Network {
     struct Touch;

@@ -17,7 +17,8 @@ pub const ENGINES: [(&str, &str); 3] = [
 
 /// Keys of an `mcts:` spec that choose the network and how its values are read; the search
 /// keys are [`MctsConfig::SPEC_KEYS`].
-pub const MCTS_NET_KEYS: [&str; 6] = ["checkpoint", "config", "threads", "backend", "material_mix", "qsearch_mix"];
+pub const MCTS_NET_KEYS: [&str; 7] =
+    ["checkpoint", "config", "threads", "backend", "precision", "material_mix", "qsearch_mix"];
 
 /// Most CPU threads an `mcts:threads=` may ask for.
 pub const MAX_THREADS: usize = 1024;
@@ -75,8 +76,9 @@ fn check_tt_memory(spec: &EngineSpec) -> Result<(), SpecError> {
 /// cpuct=C,...]`: MCTS guided by a network. `checkpoint=random` is a fresh network of the
 /// default config (`configs/net-cpu.toml`, or `config=`), seeded by `seed`. `threads` sets the
 /// CPU backend's worker threads (process-wide, first setting wins; 1 to 1024). `backend` picks
-/// the Burn device (`cpu`, `flex`, `ndarray`, `wgpu`, `cuda` as compiled in; default: the best
-/// one). `material_mix=W` (0 to 1) blends the network's material head into the value the
+/// the Burn device (`cpu`, `flex`, `ndarray`, `wgpu`, `vulkan`, `cuda` as compiled in; default:
+/// the best one); `precision` its float type for inference (`f32`, `bf16`, `f16`; default f32).
+/// `material_mix=W` (0 to 1) blends the network's material head into the value the
 /// search sees ([`NetEvaluator::set_material_mix`]); `qsearch_mix=W` (0 to 1) blends in the
 /// alpha-beta engine's quiescence score of each leaf ([`QsearchBlend`]).
 pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<NetPlayer, SpecError> {
@@ -101,6 +103,10 @@ pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<NetPlayer, SpecEr
     let tag = rules.preset_name().unwrap_or("custom");
     let ckpt = load_network(&source, tag, &device).map_err(|e| spec.unavailable(e))?;
     let mut net = NetEvaluator::new(ckpt.network, &device);
+    if let Some(p) = spec.get("precision") {
+        let p: nn::backend::Precision = p.parse().map_err(|e: nn::backend::PrecisionError| spec.invalid(e.to_string()))?;
+        net.set_precision(p).map_err(|e| spec.unavailable(e))?;
+    }
     if let Some(w) = spec.number_in::<f32>("material_mix", 0.0, 1.0)? {
         net.set_material_mix(w).map_err(|e| spec.invalid(e.to_string()))?;
     }

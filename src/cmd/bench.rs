@@ -28,16 +28,36 @@ pub struct Args {
     /// mcts: driver threads, comma-separated settings (each 1 to 1024).
     #[arg(long, default_value = "1,2", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Vec<u16>,
-    /// mcts: Burn backend: cpu, flex, ndarray, wgpu, cuda as compiled in, or `default` (the best one).
-    #[arg(long, default_value = "cpu")]
-    backend: String,
+    /// mcts: Burn backend: cpu, flex, ndarray, wgpu, vulkan, cuda as compiled in, or `default`
+    /// (the best one); outputs: the backends to compare, comma-separated.
+    #[arg(long, default_value = "cpu", value_delimiter = ',')]
+    backend: Vec<String>,
+    /// outputs: the checkpoint (default: the shipped network).
+    #[arg(long)]
+    checkpoint: Option<String>,
+    /// outputs: the precisions to compare (f32, bf16, f16), comma-separated.
+    #[arg(long, default_value = "f32,bf16", value_delimiter = ',')]
+    precision: Vec<String>,
+    /// outputs: the reference every setting is compared with: BACKEND or BACKEND:PRECISION.
+    #[arg(long, default_value = "cpu:f32")]
+    reference: String,
+    /// outputs: positions of the corpus (seeded random games), 1 to 1,000,000.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    positions: u32,
+    /// outputs: positions per network call, 1 to 65,536.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    eval_batch: u32,
+    /// outputs: seed of the corpus.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 pub fn run(a: Args) -> Result<()> {
     match a.what.as_str() {
         "movegen" => movegen(a),
         "mcts" => mcts(a),
-        other => bail!("unknown benchmark '{other}': expected movegen or mcts"),
+        "outputs" => outputs(a),
+        other => bail!("unknown benchmark '{other}': expected movegen, mcts or outputs"),
     }
 }
 
@@ -46,14 +66,15 @@ fn mcts(a: Args) -> Result<()> {
         bail!("--gumbel 1: expected 0 (PUCT) or 2 to 256 considered moves");
     }
     let cfg = nn::NetConfig::load(&a.config)?;
-    let device = nn::backend::device_by_name(&a.backend).map_err(anyhow::Error::msg)?;
+    let [backend] = &a.backend[..] else { bail!("--backend: mcts measures one backend at a time") };
+    let device = nn::backend::device_by_name(backend).map_err(anyhow::Error::msg)?;
     println!(
         "network {} ({}×{}, {:.1} MFLOP/position) on {}, {} visits, {}",
         a.config,
         cfg.blocks,
         cfg.channels,
         cfg.flops_per_position() as f64 / 1e6,
-        a.backend,
+        backend,
         a.visits,
         if a.gumbel > 0 { format!("Gumbel ({} considered)", a.gumbel) } else { format!("PUCT ×{}/tree", a.batch) }
     );
@@ -79,6 +100,65 @@ fn mcts(a: Args) -> Result<()> {
                     100.0 * r.outside
                 );
             }
+        }
+    }
+    Ok(())
+}
+
+/// `bench outputs`: each backend × precision against the reference on the same checkpoint and
+/// corpus (`nn::agreement`): top-1 agreement, value and prior differences, positions/s.
+fn outputs(a: Args) -> Result<()> {
+    use nn::backend::{device_by_name, Precision};
+    use nn::evaluator::NetEvaluator;
+    let path = match &a.checkpoint {
+        Some(p) => std::path::PathBuf::from(p),
+        None => play::shipped_checkpoint().ok_or_else(|| anyhow::anyhow!("the shipped network is not found: give --checkpoint"))?,
+    };
+    let (ref_backend, ref_precision) = a.reference.split_once(':').unwrap_or((&a.reference, "f32"));
+    let ref_precision: Precision = ref_precision.parse()?;
+    let precisions = a.precision.iter().map(|p| p.parse::<Precision>()).collect::<Result<Vec<_>, _>>()?;
+    let evaluator = |backend: &str, precision: Precision| -> Result<NetEvaluator> {
+        let device = device_by_name(backend)?;
+        precision.check(&device, backend)?;
+        let ckpt = nn::checkpoint::load(&path, &device)?;
+        let mut e = NetEvaluator::new(ckpt.network, &device);
+        e.set_precision(precision)?;
+        Ok(e)
+    };
+    let header = nn::checkpoint::load(&path, &nn::backend::cpu_device())?.header;
+    let rules = Rules::load(&header.rules)?;
+    let table = MoveTable::new(&rules);
+    let corpus = nn::agreement::corpus(&table, a.seed, a.positions as usize, 120);
+    let mut reference = evaluator(ref_backend, ref_precision)?;
+    println!(
+        "checkpoint {} (step {}), {} positions (seed {}), batches of {}, reference {ref_backend}:{ref_precision}",
+        path.display(),
+        header.step,
+        corpus.len(),
+        a.seed,
+        a.eval_batch
+    );
+    println!("| backend | precision | top-1 agreement | max abs value diff | mean abs value diff | max abs prior diff | max abs draw diff | positions/s |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for backend in &a.backend {
+        for &p in &precisions {
+            let mut e = match evaluator(backend, p) {
+                Ok(e) => e,
+                Err(err) => {
+                    println!("| {backend} | {p} | not run: {err} | | | | | |");
+                    continue;
+                }
+            };
+            let ag = nn::agreement::compare(&mut reference, &mut e, &table, &corpus, a.eval_batch as usize);
+            println!(
+                "| {backend} | {p} | {:.2}% | {:.2e} | {:.2e} | {:.2e} | {:.2e} | {:.0} |",
+                100.0 * ag.top1_agreement(),
+                ag.max_value_diff,
+                ag.mean_value_diff,
+                ag.max_prior_diff,
+                ag.max_draw_diff,
+                ag.positions as f64 / ag.secs[1]
+            );
         }
     }
     Ok(())

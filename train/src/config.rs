@@ -54,6 +54,10 @@ fn default_bootstrap_random_plies() -> u32 {
 fn default_bootstrap_ratio() -> f64 {
     50.0
 }
+fn default_precision() -> String {
+    "f32".into()
+}
+
 fn default_opponent_engine() -> String {
     "alphabeta:depth=2,tt=8".into()
 }
@@ -94,6 +98,9 @@ pub struct RunConfig {
     pub network: String,
     pub rules: String,
     pub backend: String,
+    /// Float type of self-play's network calls: "f32", "bf16" or "f16" (training stays f32).
+    #[serde(default = "default_precision")]
+    pub precision: String,
     pub seed: u64,
     /// Worker threads of the search driver (tree work between network calls).
     pub threads: usize,
@@ -124,6 +131,11 @@ pub struct RunConfig {
     /// 0 = value-only, the policy learns only from the network's own searches.
     #[serde(default)]
     pub opponent_policy_fraction: f64,
+    /// Weight of the network's material head in the value the self-play searches see
+    /// (`NetEvaluator::set_material_mix`; 0 = the WDL head alone). The material head learns
+    /// from every position's final material, a denser signal than the game result.
+    #[serde(default)]
+    pub selfplay_material_mix: f32,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -149,6 +161,10 @@ pub struct RunConfig {
     pub moves_left_weight: f32,
     pub material_weight: f32,
     pub material_scale: f32,
+    /// Share of the search's root value in the value target (KataGo's z/q mixing):
+    /// `(1 − w) · result + w · (root value as W/D/L)`; 0 = the game result alone.
+    #[serde(default)]
+    pub value_q_weight: f32,
     pub train_steps_per_1000_positions: f64,
     pub max_steps: u64,
 
@@ -216,9 +232,10 @@ impl RunConfig {
 
 /// Fields that may change between the start of a run and a resume (how and how long it runs,
 /// and how it is measured, not what it learns); [`RunConfig::first_difference`] ignores them.
-pub const RUNTIME_FIELDS: [&str; 12] = [
+pub const RUNTIME_FIELDS: [&str; 13] = [
     "network",
     "backend",
+    "precision",
     "max_steps",
     "threads",
     "eval_every_checkpoints",
@@ -241,13 +258,15 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 6] = [
+pub const SCHEDULE_FIELDS: [&str; 8] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
     "opponent_engine",
     "opponent_random_plies",
     "opponent_policy_fraction",
+    "selfplay_material_mix",
+    "value_q_weight",
 ];
 
 impl RunConfig {
@@ -278,6 +297,8 @@ impl RunConfig {
             let net = NetConfig::load(&net_path)
                 .map_err(|e| ConfigError::Network { origin: origin.clone(), why: e.to_string() })?;
             cfg.net = Some(net);
+            // Checks that need the network (a material mix needs its material head).
+            cfg.validate().map_err(|error| ConfigError::Field { origin: origin.clone(), error })?;
         } else if let Some(n) = &cfg.net {
             n.validate().map_err(|error| ConfigError::NetTable { origin: origin.clone(), error })?;
         }
@@ -373,6 +394,17 @@ impl RunConfig {
         }
         if self.opponent_random_plies > MAX_OPPONENT_RANDOM_PLIES {
             return bad("opponent_random_plies", &format!("must be at most {MAX_OPPONENT_RANDOM_PLIES}"));
+        }
+        if let Err(e) = self.precision.parse::<nn::backend::Precision>() {
+            return bad("precision", &e.to_string());
+        }
+        for (name, w) in [("selfplay_material_mix", self.selfplay_material_mix), ("value_q_weight", self.value_q_weight)] {
+            if !(0.0..=1.0).contains(&w) {
+                return bad(name, "must be in [0, 1]");
+            }
+        }
+        if self.selfplay_material_mix > 0.0 && self.net.as_ref().is_some_and(|n| !n.material_head) {
+            return bad("selfplay_material_mix", "needs a network with a material head (`material_head = true`)");
         }
         if self.min_positions == 0 || self.min_positions > self.window_positions {
             return bad("min_positions", "must be between 1 and `window_positions`");
@@ -660,6 +692,21 @@ mod tests {
             changed,
             ["opponent_fraction", "opponent_engine", "opponent_random_plies", "opponent_policy_fraction"]
         );
+        // The z/q value mix and the self-play material mix are schedule fields in [0, 1]; the
+        // material mix needs a material head.
+        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        let mut m = loaded.clone();
+        m.set_field("value_q_weight=0.5").unwrap();
+        m.set_field("selfplay_material_mix=0.25").unwrap();
+        assert_eq!(loaded.first_difference(&m), None);
+        assert_eq!(loaded.schedule_changes(&m).len(), 2);
+        for bad in ["value_q_weight=1.5", "selfplay_material_mix=-0.1"] {
+            let e = m.clone().set_field(bad).unwrap_err().to_string();
+            assert!(e.contains(bad.split('=').next().unwrap()) && e.contains("[0, 1]"), "{e}");
+        }
+        m.net.as_mut().unwrap().material_head = false;
+        let e = m.validate().unwrap_err().to_string();
+        assert!(e.contains("selfplay_material_mix") && e.contains("material head"), "{e}");
         let e = d.clone().set_field("opponent_policy_fraction=1.5").unwrap_err().to_string();
         assert!(e.contains("opponent_policy_fraction") && e.contains("[0, 1]"), "{e}");
         assert_eq!(c.with_schedule_of(&d), d);

@@ -19,6 +19,10 @@ pub enum RunError {
     Checkpoint(#[from] nn::CheckpointError),
     #[error(transparent)]
     OptimizerState(#[from] nn::train::OptimizerStateError),
+    #[error("selfplay_material_mix: {0}")]
+    MaterialMix(#[from] nn::evaluator::MaterialMixError),
+    #[error("precision: {0}")]
+    Precision(#[from] nn::backend::PrecisionError),
     #[error("cannot {op} {}: {source}", path.display())]
     Io {
         op: &'static str,

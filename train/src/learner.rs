@@ -7,7 +7,7 @@
 //! atomically after it). Step 0 is the initial random network. Pruning keeps the newest
 //! `keep_checkpoints` and every evaluated one (see [`is_evaluated`]).
 
-use crate::replay::{Batch, ReplayBuffer};
+use crate::replay::{Batch, ReplayBuffer, Targets};
 use crate::store::{Store, StoreError};
 use crate::RunError;
 use engine::MoveTable;
@@ -179,7 +179,7 @@ pub struct Learner {
     step: u64,
     seed: u64,
     batch_size: usize,
-    material_scale: f32,
+    targets: Targets,
     batch: Batch,
     /// File name of the checkpoint this training continues from.
     parent: Option<String>,
@@ -212,7 +212,7 @@ impl Learner {
             step: ckpt.header.step,
             seed: cfg.seed,
             batch_size: cfg.batch_size,
-            material_scale: cfg.material_scale,
+            targets: Targets { material_scale: cfg.material_scale, q_weight: cfg.value_q_weight },
             batch: Batch::default(),
             parent,
         })
@@ -227,7 +227,7 @@ impl Learner {
     /// the step number, so a resumed run draws as the original would have).
     pub fn train_step(&mut self, buffer: &ReplayBuffer, table: &MoveTable) -> StepLosses {
         let mut rng = ChaCha8Rng::seed_from_u64(mix_seed(self.seed ^ 0x7EA1, self.step));
-        buffer.sample_batch(&mut rng, self.batch_size, table, self.material_scale, &mut self.batch);
+        buffer.sample_batch(&mut rng, self.batch_size, table, self.targets, &mut self.batch);
         let losses = self.trainer.step(&self.batch.as_train_batch());
         self.step += 1;
         let pp = self.batch.policy_positions;

@@ -25,7 +25,10 @@
 //!   columns existed gets the new header when a run reopens it;
 //! - `opponent_games`, `opponent_score`: the opponent games (`opponent_fraction`) finished since
 //!   the previous row, and the network's score in them (win 1, draw ½): how the network now
-//!   does against `opponent_engine`, measured on the games it trains on.
+//!   does against `opponent_engine`, measured on the games it trains on;
+//! - `net_mean_batch`, `net_busy`: the in-process self-play's network calls since the previous
+//!   row: positions per call, and the share of the wall-clock time spent in them (the device
+//!   computing and the copies to and from it; on a GPU, how busy self-play keeps it).
 
 use serde::{Deserialize, Serialize, Serializer};
 use std::fs::{File, OpenOptions};
@@ -81,6 +84,10 @@ pub struct Row {
     pub opponent_games: Option<u64>,
     #[serde(serialize_with = "opt_six_decimals")]
     pub opponent_score: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
+    pub net_mean_batch: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
+    pub net_busy: Option<f64>,
 }
 
 /// A number with at most six decimals (`inf`/`-inf` for the infinities, empty for NaN).
@@ -225,7 +232,9 @@ impl Row {
             elo_equal_time,
             elo_equal_time_ci,
             opponent_games,
-            opponent_score
+            opponent_score,
+            net_mean_batch,
+            net_busy
         );
         self
     }
@@ -270,6 +279,10 @@ pub struct Accumulator {
     /// Opponent games finished, and the network's points in them.
     pub opponent_games: u64,
     pub opponent_points: f64,
+    /// Self-play's network calls: positions evaluated, calls, seconds in them.
+    pub net_positions: u64,
+    pub net_calls: u64,
+    pub net_secs: f64,
 }
 
 impl Accumulator {
@@ -289,9 +302,11 @@ impl Accumulator {
             row.opponent_games = Some(self.opponent_games);
             row.opponent_score = per(self.opponent_points, self.opponent_games);
         }
+        row.net_mean_batch = per(self.net_positions as f64, self.net_calls);
         if seconds > 0.0 {
             row.selfplay_positions_per_s = Some(self.positions as f64 / seconds);
             row.train_steps_per_s = Some(self.steps as f64 / seconds);
+            row.net_busy = (self.net_calls > 0).then(|| self.net_secs / seconds);
         }
     }
 }
@@ -304,7 +319,7 @@ mod tests {
     fn rows_have_every_column_and_a_cut_line_is_dropped() {
         let row = Row { time_s: 1.5, step: 3, baseline: Some("a,b".into()), ..Row::default() };
         let csv = row.to_csv();
-        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,,,");
+        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,,,,,");
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m.csv");
         let mut m = MetricsFile::open(&p, 0).unwrap();
@@ -323,7 +338,7 @@ mod tests {
 
         // A file of an earlier build (fewer columns) gets today's header and keeps its rows.
         let columns: Vec<String> = header().split(',').map(String::from).collect();
-        assert_eq!(columns.len(), 24);
+        assert_eq!(columns.len(), 26);
         let old_header = columns[..20].join(",");
         std::fs::write(&p, format!("{old_header}\n7.25,10,1,2\n")).unwrap();
         let m = MetricsFile::open(&p, 10).unwrap();

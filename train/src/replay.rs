@@ -286,6 +286,7 @@ impl GameFile {
                 result: 1,
                 moves_left: 0,
                 material: 0,
+                q: if p.value.is_finite() { p.value.clamp(-1.0, 1.0) } else { 0.0 },
             });
             game.play(m).map_err(|error| GameFileError::Play { ply: i + 1, error })?;
         }
@@ -416,6 +417,9 @@ pub struct Sample {
     pub moves_left: u32,
     /// Final plain-material balance for the side to move, centipawns.
     pub material: i32,
+    /// Root value of the search that chose this position's move, for the side to move
+    /// (`PlyRecord::value`: −1 loss .. +1 win; an alpha-beta player's score as `tanh(cp / 600)`).
+    pub q: f32,
 }
 
 /// The newest `window` positions of the run, sampled uniformly for training.
@@ -453,8 +457,11 @@ impl ReplayBuffer {
         self.samples.len() >= self.window
     }
 
-    /// Fill `batch` with `size` positions drawn uniformly (with replacement).
-    pub fn sample_batch<R: Rng>(&self, rng: &mut R, size: usize, table: &MoveTable, scale: f32, batch: &mut Batch) {
+    /// Fill `batch` with `size` positions drawn uniformly (with replacement). The value target
+    /// is `(1 − q_weight) · result + q_weight · [(1 + q) / 2, 0, (1 − q) / 2]` (the game result
+    /// one-hot as W/D/L, mixed with the search's root value); the material target is divided by
+    /// `scale`.
+    pub fn sample_batch<R: Rng>(&self, rng: &mut R, size: usize, table: &MoveTable, targets: Targets, batch: &mut Batch) {
         assert!(!self.samples.is_empty(), "sampling from an empty buffer");
         batch.clear();
         batch.inputs.resize(size * INPUT_SIZE, 0.0);
@@ -471,14 +478,32 @@ impl ReplayBuffer {
                 }
             }
             batch.policy_offsets.push(batch.policy_indices.len());
-            let mut wdl = [0.0; 3];
-            wdl[s.result as usize] = 1.0;
-            batch.wdl.push(wdl);
+            batch.wdl.push(value_target(s.result, s.q, targets.q_weight));
             batch.moves_left.push(s.moves_left as f32);
-            batch.material.push(s.material as f32 / scale);
+            batch.material.push(s.material as f32 / targets.material_scale);
         }
         batch.size = size;
     }
+}
+
+/// How a sample's stored results become training targets.
+#[derive(Clone, Copy, Debug)]
+pub struct Targets {
+    /// Centipawns per unit of the material target.
+    pub material_scale: f32,
+    /// Share of the root value in the value target (0: the game result alone).
+    pub q_weight: f32,
+}
+
+/// The W/D/L value target of a position: its game result (0 win, 1 draw, 2 loss) one-hot, mixed
+/// with weight `q_weight` with the root value `q` (−1 .. 1) read as a win/loss probability.
+pub fn value_target(result: u8, q: f32, q_weight: f32) -> [f32; 3] {
+    let mut wdl = [0.0; 3];
+    wdl[result as usize] = 1.0 - q_weight;
+    let q = q.clamp(-1.0, 1.0);
+    wdl[0] += q_weight * (1.0 + q) / 2.0;
+    wdl[2] += q_weight * (1.0 - q) / 2.0;
+    wdl
 }
 
 /// Buffers of one training batch (reused from step to step).
@@ -581,8 +606,25 @@ mod tests {
         let mut moved = g.clone();
         moved.plies[1].mv = "a1a16".into();
         assert!(GameFile::from_bytes(&moved.to_bytes()).unwrap().samples(&table).is_err());
+        // The stored root values are the samples' q.
+        assert_eq!(s.iter().map(|x| x.q).collect::<Vec<_>>(), g.plies.iter().map(|p| p.value).collect::<Vec<_>>());
         // Every outcome round-trips through its code, the repetition-stalemate one included.
         let o = Outcome::Win { winner: Color::Black, reason: WinReason::NoLegalMovesByRepetition };
         assert_eq!(outcome_from(0, termination_code(o)), Some(o));
+    }
+
+    /// z/q mixing: weight 0 is the result alone, weight 1 the root value alone, in between a
+    /// mixture; every target is a distribution.
+    #[test]
+    fn value_target_mixes_result_and_root_value() {
+        assert_eq!(value_target(0, -1.0, 0.0), [1.0, 0.0, 0.0]);
+        assert_eq!(value_target(1, 0.5, 0.0), [0.0, 1.0, 0.0]);
+        assert_eq!(value_target(2, 0.5, 1.0), [0.75, 0.0, 0.25]);
+        let t = value_target(1, -0.6, 0.5);
+        assert!((t[0] - 0.1).abs() < 1e-6 && (t[1] - 0.5).abs() < 1e-6 && (t[2] - 0.4).abs() < 1e-6, "{t:?}");
+        for (r, q, w) in [(0u8, 0.3f32, 0.25f32), (2, 2.0, 0.7), (1, -5.0, 1.0)] {
+            let t = value_target(r, q, w);
+            assert!((t.iter().sum::<f32>() - 1.0).abs() < 1e-6 && t.iter().all(|&x| x >= 0.0), "{t:?}");
+        }
     }
 }

@@ -136,6 +136,10 @@ pub struct RoundOutput {
     pub entropy_n: u64,
     /// Whether the round played teacher games.
     pub teacher: bool,
+    /// The network calls of the round: positions evaluated, calls, and seconds spent in them.
+    pub net_positions: u64,
+    pub net_calls: u64,
+    pub net_secs: f64,
 }
 
 /// A self-play worker (see the module documentation).
@@ -270,7 +274,12 @@ impl Worker {
         }
         match self.evaluator.as_mut() {
             Some(e) => e.set_network(ckpt.network),
-            None => self.evaluator = Some(NetEvaluator::new(ckpt.network, &self.device)),
+            None => {
+                let mut e = NetEvaluator::new(ckpt.network, &self.device);
+                e.set_material_mix(self.cfg.selfplay_material_mix)?;
+                e.set_precision(self.cfg.precision.parse()?)?;
+                self.evaluator = Some(e);
+            }
         }
         if let Some(sp) = self.selfplay.as_mut() {
             sp.net_step = p.step;
@@ -301,7 +310,11 @@ impl Worker {
                 let sp = self.selfplay.get_or_insert_with(|| {
                     SelfPlay::new(self.sp_cfg.clone(), self.table.clone(), self.next_game, step)
                 });
+                let before = (evaluator.positions, evaluator.calls, evaluator.busy);
                 let (finished, st) = sp.round(evaluator);
+                out.net_positions = evaluator.positions - before.0;
+                out.net_calls = evaluator.calls - before.1;
+                out.net_secs = (evaluator.busy - before.2).as_secs_f64();
                 self.next_game = sp.next_game();
                 out.positions = st.positions;
                 out.entropy_sum = st.entropy_sum;
@@ -470,6 +483,7 @@ pub fn selfplay(opts: &WorkerOptions) -> Result<WorkerSummary, RunError> {
     let rules = engine::Rules::load(&cfg.rules)?;
     let rules_tag = engine::record::rules_tag(&rules, &cfg.rules);
     let device = nn::backend::device_by_name(&cfg.backend)?;
+    cfg.precision.parse::<nn::backend::Precision>()?.check(&device, &cfg.backend)?;
     let table = Arc::new(MoveTable::new(&rules));
     let chunks = list_chunks(&store)?;
     let mut store_positions: u64 = chunks.iter().map(|c| c.1.positions).sum();

@@ -1,10 +1,12 @@
 //! The network crate's tests that need Burn, in one test binary: each binary links all of Burn
 //! (minutes with thin LTO on 2 cores), so they share one.
 //!
+//! - `backends`: other backends and precisions against flex f32 (`nn::agreement`);
 //! - `checkpoint`: save/load round trips, the other CPU backend, damaged and mismatched files;
 //! - `material_mix`: the search's value blends the WDL and material heads as documented;
 //! - `overfit`: a tiny network memorises a handful of positions (heads and losses wired right).
 
+mod backends;
 mod checkpoint;
 mod files;
 mod material_mix;

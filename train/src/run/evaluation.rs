@@ -32,9 +32,13 @@ pub(super) fn evaluate(
     rules_tag: &str,
     log: &mut Log,
 ) -> Row {
-    let backend = if cfg.backend == "default" { String::new() } else { format!(",backend={}", cfg.backend) };
+    let mut keys = if cfg.backend == "default" { String::new() } else { format!(",backend={}", cfg.backend) };
+    if cfg.selfplay_material_mix > 0.0 {
+        // The network is rated with the search its self-play uses.
+        keys += &format!(",material_mix={}", cfg.selfplay_material_mix);
+    }
     let mcts = |s: u64| {
-        format!("mcts:checkpoint={},visits={}{backend}", ckpt_dir.join(checkpoint_name(s)).display(), cfg.eval_visits)
+        format!("mcts:checkpoint={},visits={}{keys}", ckpt_dir.join(checkpoint_name(s)).display(), cfg.eval_visits)
     };
     let prev = step.checked_sub(cfg.checkpoint_every_steps * cfg.eval_every_checkpoints);
     let mut row = Row { step, baseline: Some(cfg.eval_baseline.clone()), ..Row::default() };
@@ -91,7 +95,7 @@ pub(super) fn evaluate(
         // Equal time: PUCT until the deadline against the plain alpha-beta engine.
         let ms = cfg.eval_movetime_ms;
         let a =
-            format!("mcts:checkpoint={},time={ms}ms,gumbel=0{backend}", ckpt_dir.join(checkpoint_name(step)).display());
+            format!("mcts:checkpoint={},time={ms}ms,gumbel=0{keys}", ckpt_dir.join(checkpoint_name(step)).display());
         if let Some(r) = play(&a, format!("alphabeta:time={ms}ms"), "equal-time") {
             (row.elo_equal_time, row.elo_equal_time_ci) = elo_of(&r);
         }

@@ -121,6 +121,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let rules = Rules::load(&cfg.rules)?;
     let rules_tag = record::rules_tag(&rules, &cfg.rules);
     let device = nn::backend::device_by_name(&cfg.backend)?;
+    cfg.precision.parse::<nn::backend::Precision>()?.check(&device, &cfg.backend)?;
     let dirs = Dirs::new(&opts.run_dir, &store);
     for d in [&dirs.run, &dirs.checkpoints, &dirs.eval, &dirs.run.join("games")] {
         std::fs::create_dir_all(d).map_err(RunError::io("create", d))?;

@@ -120,6 +120,9 @@ impl Run {
         }
         self.acc.entropy_sum += out.entropy_sum;
         self.acc.entropy_n += out.entropy_n;
+        self.acc.net_positions += out.net_positions;
+        self.acc.net_calls += out.net_calls;
+        self.acc.net_secs += out.net_secs;
         self.selfplay_time += t.elapsed().as_secs_f64();
         if let Some((key, games)) = out.chunk {
             let name = parse_chunk_key(&key).expect("a worker's chunk key parses");
