@@ -20,15 +20,19 @@ case ",$features," in
     export CUDARC_CUDA_VERSION=${CUDARC_CUDA_VERSION:-13000}
     ;;
 esac
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target-gpu}
-export CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_STRIP=true
-echo "building tenjiku and net_bench with --features $features into $CARGO_TARGET_DIR"
+# The usual release profile (so the GPU test's and CI's builds share the compiled crates); the
+# copies are stripped of their debug information before they are compressed.
+target=${CARGO_TARGET_DIR:-target}
+echo "building tenjiku and net_bench with --features $features into $target"
 cargo build --release --features "$features" --bin tenjiku
 cargo build --release -p tenjiku-nn --features "bench,$features" --example net_bench
 mkdir -p .devbin
 for b in tenjiku examples/net_bench; do
-    xz -T0 -6 -c "$CARGO_TARGET_DIR/release/$b" > ".devbin/$(basename $b).xz.tmp"
-    mv ".devbin/$(basename $b).xz.tmp" ".devbin/$(basename $b).xz"
+    name=$(basename $b)
+    strip -o ".devbin/$name.stripped" "$target/release/$b"
+    xz -T0 -6 -c ".devbin/$name.stripped" > ".devbin/$name.xz.tmp"
+    mv ".devbin/$name.xz.tmp" ".devbin/$name.xz"
+    rm ".devbin/$name.stripped"
 done
 echo "$features" > .devbin/features
 # libdevice.10.bc from the nvidia-nvvm wheel (a zip), cached.
