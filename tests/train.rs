@@ -74,14 +74,24 @@ fn a_tiny_run_writes_its_files() {
         "time_s,step,games,positions,loss_total,loss_policy,loss_value,loss_moves_left,loss_material,\
          policy_entropy,game_length,resign_rate,false_resign_rate,selfplay_positions_per_s,train_steps_per_s,\
          elo_vs_previous,elo_vs_previous_ci,elo_vs_baseline,elo_vs_baseline_ci,baseline,elo_equal_time,\
-         elo_equal_time_ci,opponent_games,opponent_score"
+         elo_equal_time_ci,opponent_games,opponent_score,net_mean_batch,net_busy"
     );
     assert_eq!(metric_steps(&run), vec![5, 10, 15, 20, 25, 30]);
+    let mut net_rows = 0;
     for row in metrics.lines().skip(1) {
-        assert_eq!(row.split(',').count(), 24, "{row}");
-        let loss: f64 = row.split(',').nth(4).unwrap().parse().unwrap();
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells.len(), 26, "{row}");
+        let loss: f64 = cells[4].parse().unwrap();
         assert!(loss.is_finite() && loss > 0.0, "{row}");
+        // Rows with self-play since the previous one say how the network was called: positions
+        // per call (at least one, at most every game's leaf) and the share of time in the calls.
+        if !cells[24].is_empty() {
+            let (batch, busy): (f64, f64) = (cells[24].parse().unwrap(), cells[25].parse().unwrap());
+            assert!((1.0..=64.0).contains(&batch) && busy > 0.0 && busy <= 1.0, "{row}");
+            net_rows += 1;
+        }
     }
+    assert!(net_rows > 0, "no row reports the network calls:\n{metrics}");
     assert!(read(&run.join("train.log")).contains("stopped: max_steps 30 reached"));
     // The checkpoint is a normal one: `checkpoint info` reads it.
     let o = tenjiku(&["checkpoint", "info", run.join("checkpoints/step-000000030.ckpt").to_str().unwrap()]);

@@ -1,8 +1,15 @@
 //! The shipped network on other backends and precisions against `flex` in f32
 //! (`nn::agreement`): bf16 and f16 on `flex` within their stated tolerances; with the `wgpu`
 //! feature, the wgpu (and `vulkan`) device with autotune and fusion within 1e-4, on whatever
-//! adapter the machine has (in CI: Mesa's software renderers llvmpipe and lavapipe). Without an
-//! adapter the GPU test says so on stderr and in its output instead of passing silently.
+//! adapter the machine has. Without an adapter the GPU test says so on stderr and in its output
+//! instead of passing silently.
+//!
+//! On a machine without a GPU:
+//! `VK_ICD_FILENAMES=/nonexistent cargo test --release -p tenjiku-nn --features vulkan --test
+//! network backends -- --nocapture` runs the wgpu device on Mesa's llvmpipe (OpenGL through EGL;
+//! measured max difference 3.6e-6) and reports the vulkan device SKIPPED. Debian 12's lavapipe
+//! (Mesa 22.3.6) crashes (SIGSEGV in `vkCreateComputePipelines`) on these kernels, so hide it
+//! as above rather than let wgpu pick it.
 
 use engine::{MoveTable, Rules};
 use nn::agreement::{compare, corpus, Agreement};
@@ -94,7 +101,7 @@ fn gpu_backends_match_flex() {
                 continue;
             }
         }
-        let ag = against_flex(&device, Precision::F32, 256);
+        let ag = against_flex(&device, Precision::F32, 64);
         eprintln!("{name} f32: {ag:?}");
         assert_eq!(ag.top1_same, ag.positions, "{name}: {ag:?}");
         assert!(ag.max_diff() <= 1e-4, "{name}: outputs differ from flex by {} ({ag:?})", ag.max_diff());
