@@ -61,7 +61,12 @@ root=$cache/root
 if [ ! -x "$root/usr/lib/llvm-$LLVM_MAJOR/bin/llvm-config" ]; then
     mkdir -p "$cache/debs"
     echo "downloading ${PACKAGES[*]} into $cache/debs"
-    (cd "$cache/debs" && apt-get download "${PACKAGES[@]}" 2>&1 | grep -v "^W: Download is performed unsandboxed" || true)
+    fetch() { (cd "$cache/debs" && apt-get download "${PACKAGES[@]}" 2>&1 | grep -v "^W: Download is performed unsandboxed" || true); }
+    fetch
+    # A fresh machine may have no package lists yet: refresh them (needs root) and try again.
+    if ! ls "$cache/debs/llvm-${LLVM_MAJOR}_"*.deb >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && fetch
+    fi
     for p in "${PACKAGES[@]}"; do
         ls "$cache/debs/${p}_"*.deb >/dev/null 2>&1 || {
             echo "error: could not download $p (is llvm-$LLVM_MAJOR in the apt sources? apt-get update may help)" >&2
