@@ -62,6 +62,21 @@ fn mcts_takes_the_royal_when_it_can() {
 }
 
 #[test]
+fn guard_finds_a_mate_in_one_and_reports_it_won() {
+    // Black mates the lone White King on a16 with d1d16 (or d1b1): the Rook on c15 holds the
+    // 15th rank. With guard=1 the reply positions are scored as lost without a network call;
+    // a Gumbel root over every move (about 50) visits each of them once.
+    let fen = "k15/2R13/16/16/16/16/16/16/16/16/16/16/16/16/4G11/3R3K8 b";
+    let o = tenjiku(&["go", "--fen", fen, "--engine", &tiny_spec(",visits=64,gumbel=64,guard=1")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let best = out.lines().last().unwrap();
+    assert!(["bestmove d1d16", "bestmove d1d16+", "bestmove d1b1"].contains(&best), "{out}");
+    assert!(out.contains("value 1.000 wdl 1.000 0.000 0.000"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("pv d1d16") || l.starts_with("pv d1b1")), "{out}");
+}
+
+#[test]
 fn xboard_shows_the_search_progressing() {
     let spec = tiny_spec(",visits=64");
     let o = tenjiku_stdin(&["xboard", "--engine", &spec], "xboard\nprotover 2\nnew\npost\ngo\nquit\n");
@@ -102,6 +117,7 @@ fn bad_mcts_specs_are_one_line_errors() {
         ("mcts:checkpoint=random,cpuct=NaN", "'cpuct=NaN' is out of range (expected 0 to 100)"),
         ("mcts:checkpoint=random,gumbel=1", "'gumbel=1' is out of range (expected 0 (PUCT) or 2 to 256)"),
         ("mcts:checkpoint=random,noise=2", "'noise=2' is out of range (expected 0 to 1)"),
+        ("mcts:checkpoint=random,guard=2", "'guard=2' is out of range (expected 0 to 1)"),
         ("mcts:checkpoint=random,temp=-1", "'temp=-1' is out of range (expected 0 to 10)"),
         ("mcts:checkpoint=random,time=1e30", "'time=1e30' is not a duration"),
         ("mcts:checkpoint=random,backend=tpu", "unknown or not compiled-in backend 'tpu'"),

@@ -28,7 +28,7 @@ pub(crate) mod eval;
 mod player;
 mod quiesce;
 mod root;
-mod threats;
+pub(crate) mod threats;
 pub(crate) mod tt;
 
 pub use bench::{bench, BenchRow};

@@ -166,6 +166,163 @@ fn avoids_hanging_the_last_royal() {
     }
 }
 
+// ---- the royal guard (`MctsConfig::royal_guard`) ---------------------------------------------
+
+/// Whether `m` leaves its mover without royals or lets the opponent take the mover's last
+/// royal at once (the slow reference: every opponent move is played).
+fn loses_royal(t: &MoveTable, pos: &Position, m: Move) -> bool {
+    let mover = pos.side_to_move();
+    let mut p = *pos;
+    p.play(t, m);
+    if p.royal_count(mover) == 0 {
+        return true;
+    }
+    p.royal_count(mover.other()) > 0 && pos.royal_count(mover) == 1 && can_take_royal(t, &p)
+}
+
+fn guarded(visits: u32, gumbel: Option<usize>) -> MctsConfig {
+    MctsConfig { royal_guard: true, ..cfg(visits, gumbel) }
+}
+
+#[test]
+fn royal_guard_keeps_the_bait_out_of_the_search_and_the_policy_target() {
+    let pos = hanging_position();
+    let g = game(pos);
+    let t = g.table();
+    let bait = mv(&g, "h8g9");
+    assert!(loses_royal(t, &pos, bait));
+    for visits in [1, 2, 8, 64] {
+        for gumbel in [None, Some(4), Some(16)] {
+            for seed in 0..3 {
+                // The material evaluator likes the bait best (it wins a Side Mover).
+                let c = MctsConfig { noise: seed > 0, seed, ..guarded(visits, gumbel) };
+                let r = run(c, &g, &mut MaterialEvaluator::new());
+                let at = |m: Move| r.root_moves.iter().find(|x| x.mv == m).unwrap();
+                assert!(!loses_royal(t, &pos, r.best), "visits {visits} gumbel {gumbel:?}: {} hangs", r.best);
+                for m in g.legal_moves() {
+                    if loses_royal(t, &pos, m) {
+                        assert_eq!(at(m).prior, 0.0, "{m}: a losing move keeps a prior");
+                        if gumbel == Some(4) {
+                            // Fewer considered actions than safe moves: never visited.
+                            assert_eq!(at(m).visits, 0, "visits {visits} seed {seed}: {m} visited");
+                            assert!(at(m).policy_target < 1e-6, "{m}: target {}", at(m).policy_target);
+                        }
+                    } else {
+                        assert!(at(m).prior > 0.0, "{m}: a safe move lost its prior");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Black to move can mate the lone White King on a16: the Rook d1 to d16 checks along the 16th
+/// rank while the Rook on c15 holds the 15th.
+fn mate_position() -> Position {
+    setup(
+        &[
+            ("h1", Kind::King, Black),
+            ("d1", Kind::Rook, Black),
+            ("c15", Kind::Rook, Black),
+            ("e2", Kind::Gold, Black),
+            ("a16", Kind::King, White),
+        ],
+        Black,
+    )
+}
+
+#[test]
+fn royal_guard_scores_a_mate_as_won_without_a_network_call() {
+    let pos = mate_position();
+    let g = game(pos);
+    let t = g.table();
+    // Every White reply to a mating move lets Black take the King.
+    let mates = |m: Move| {
+        let mut p = pos;
+        p.play(t, m);
+        p.royal_count(White) == 1 && engine::legal_moves(&p, t).into_iter().all(|r| loses_royal(t, &p, r))
+    };
+    assert!(mates(mv(&g, "d1d16")));
+    assert!(g.legal_moves().iter().any(|&m| !mates(m)));
+    // (A Gumbel root must consider the mating moves: with equal priors, all of them.)
+    for gumbel in [None, Some(64)] {
+        let mut ev = NoMatedLeaf { inner: MaterialEvaluator::new(), mated_asked: 0 };
+        let r = run(guarded(200, gumbel), &g, &mut ev);
+        assert!(mates(r.best), "gumbel {gumbel:?}: {} does not mate", r.best);
+        let best = r.root_moves.iter().find(|x| x.mv == r.best).unwrap();
+        assert_eq!(best.q, Some(1.0), "gumbel {gumbel:?}: the mate is not scored as won");
+        assert_eq!(best.policy_target, 1.0, "gumbel {gumbel:?}: the policy target is not on the mate");
+        assert_eq!(ev.mated_asked, 0, "gumbel {gumbel:?}: a mated position went to the evaluator");
+        // Without the guard the evaluator is asked about mated positions.
+        let mut plain = NoMatedLeaf { inner: MaterialEvaluator::new(), mated_asked: 0 };
+        let _ = run(cfg(200, gumbel), &g, &mut plain);
+        assert!(plain.mated_asked > 0, "gumbel {gumbel:?}: the unguarded search never met the mate");
+    }
+}
+
+/// Counts the requests for positions whose side to move has one royal and only moves that
+/// let the opponent take it.
+struct NoMatedLeaf {
+    inner: MaterialEvaluator,
+    mated_asked: usize,
+}
+
+impl Evaluator for NoMatedLeaf {
+    fn evaluate(&mut self, requests: &[EvalRequest<'_>], out: &mut [Evaluation]) {
+        for r in requests {
+            let stm = r.position.side_to_move();
+            if r.position.royal_count(stm) == 1 && r.moves.iter().all(|&m| loses_royal(r.table, r.position, m)) {
+                self.mated_asked += 1;
+            }
+        }
+        self.inner.evaluate(requests, out)
+    }
+}
+
+/// Random games from the start position: at every position the guard's priors are zero exactly
+/// for the moves that lose the last royal at once (per the slow reference), unless every move
+/// does; a guarded search is deterministic per seed and never plays such a move while another
+/// exists.
+#[test]
+fn royal_guard_matches_the_slow_check_over_random_games() {
+    use rand::{Rng, SeedableRng};
+    let t = table();
+    let (mut positions, mut mixed) = (0usize, 0usize);
+    for game_seed in 0..12u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(game_seed);
+        let mut g = Game::new(t.clone(), Position::start());
+        for _ply in 0..60 {
+            if g.is_over() {
+                break;
+            }
+            let pos = *g.position();
+            let legal = g.legal_moves();
+            if can_take_royal(&t, &pos) {
+                // The search takes the royal at once, without an evaluation (no priors).
+                g.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+                continue;
+            }
+            let losing: Vec<bool> = legal.iter().map(|&m| loses_royal(&t, &pos, m)).collect();
+            let c = MctsConfig { seed: game_seed, ..guarded(8, Some(4)) };
+            let r = run(c.clone(), &g, &mut UniformEvaluator);
+            assert_eq!(r, run(c, &g, &mut UniformEvaluator), "not deterministic");
+            let all = losing.iter().all(|&l| l);
+            for (m, &l) in legal.iter().zip(&losing) {
+                let prior = r.root_moves.iter().find(|x| x.mv == *m).unwrap().prior;
+                assert_eq!(prior == 0.0, l && !all, "game {game_seed} ply {}: {m} prior {prior}", g.ply_count());
+            }
+            if !all {
+                assert!(!loses_royal(&t, &pos, r.best), "game {game_seed}: {} loses the royal", r.best);
+            }
+            positions += 1;
+            mixed += (losing.iter().any(|&l| l) && !all) as usize;
+            g.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+        }
+    }
+    // The property was exercised: positions where some moves lose the royal and some do not.
+    assert!(positions > 300 && mixed > 20, "{positions} positions, {mixed} with losing moves");
+}
+
 // ---- the better of two moves ----------------------------------------------------------------
 
 /// Black's Queen (h8) can take a White Rook (l12) defended by a Gold (l13), or an undefended
@@ -555,3 +712,4 @@ fn repetition_verdicts_in_the_tree() {
         g.play(r.best).unwrap();
     }
 }
+

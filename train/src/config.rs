@@ -136,6 +136,12 @@ pub struct RunConfig {
     /// from every position's final material, a denser signal than the game result.
     #[serde(default)]
     pub selfplay_material_mix: f32,
+    /// The self-play searches' (and the in-loop evaluation's) royal guard
+    /// (`search::mcts::MctsConfig::royal_guard`): moves that let the opponent take the last
+    /// royal at once get no prior and no policy target, and positions where every move does
+    /// are scored as lost without a network call.
+    #[serde(default)]
+    pub royal_guard: bool,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -258,7 +264,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 8] = [
+pub const SCHEDULE_FIELDS: [&str; 9] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -267,6 +273,7 @@ pub const SCHEDULE_FIELDS: [&str; 8] = [
     "opponent_policy_fraction",
     "selfplay_material_mix",
     "value_q_weight",
+    "royal_guard",
 ];
 
 impl RunConfig {
@@ -698,8 +705,13 @@ mod tests {
         let mut m = loaded.clone();
         m.set_field("value_q_weight=0.5").unwrap();
         m.set_field("selfplay_material_mix=0.25").unwrap();
+        assert!(!m.royal_guard, "the royal guard is off when the field is absent");
+        m.set_field("royal_guard=true").unwrap();
+        assert!(m.royal_guard);
         assert_eq!(loaded.first_difference(&m), None);
-        assert_eq!(loaded.schedule_changes(&m).len(), 2);
+        assert_eq!(loaded.schedule_changes(&m).len(), 3);
+        let e = m.clone().set_field("royal_guard=2").unwrap_err().to_string();
+        assert!(e.contains("royal_guard"), "{e}");
         for bad in ["value_q_weight=1.5", "selfplay_material_mix=-0.1"] {
             let e = m.clone().set_field(bad).unwrap_err().to_string();
             assert!(e.contains(bad.split('=').next().unwrap()) && e.contains("[0, 1]"), "{e}");

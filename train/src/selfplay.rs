@@ -74,6 +74,8 @@ pub struct SelfPlayConfig {
     pub opponent_random_plies: u32,
     /// Share of the opponent's moves that are one-hot policy targets (0 = value-only).
     pub opponent_policy_fraction: f64,
+    /// The searches' royal guard (`MctsConfig::royal_guard`).
+    pub royal_guard: bool,
     pub threads: usize,
     pub seed: u64,
     pub rules_tag: String,
@@ -104,6 +106,7 @@ impl SelfPlayConfig {
             opponent,
             opponent_random_plies: c.opponent_random_plies,
             opponent_policy_fraction: c.opponent_policy_fraction,
+            royal_guard: c.royal_guard,
             threads: c.threads,
             seed: c.seed,
             rules_tag: rules_tag.to_string(),
@@ -203,6 +206,7 @@ impl SelfPlay {
             temperature: 0.0,
             temperature_plies: 0,
             seed,
+            royal_guard: self.cfg.royal_guard,
             ..MctsConfig::new(self.cfg.visits)
         }
     }
@@ -459,6 +463,7 @@ mod tests {
             opponent: Some(check_engine("alphabeta:depth=1,tt=1").unwrap()),
             opponent_random_plies: 0,
             opponent_policy_fraction: 0.0,
+            royal_guard: false,
             threads,
             seed: 5,
             rules_tag: "standard".into(),

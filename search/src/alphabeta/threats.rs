@@ -37,7 +37,7 @@ pub(super) struct Watch {
 }
 
 /// Per-rules tables for the check test, and its scratch move list.
-pub(super) struct Threats {
+pub(crate) struct Threats {
     /// [`near_reach`] per cell code.
     near_reach: [u8; 256],
     /// [`is_burner`] per cell code.
@@ -183,7 +183,7 @@ pub(super) fn facts(t: &MoveTable, ev: &StaticEval, pos: &Position, m: Move, ene
 }
 
 impl Threats {
-    pub(super) fn new(t: &MoveTable) -> Threats {
+    pub(crate) fn new(t: &MoveTable) -> Threats {
         Threats {
             near_reach: std::array::from_fn(|code| near_reach(t, code as u8)),
             burner: std::array::from_fn(|code| is_burner(t, code as u8)),
@@ -198,7 +198,7 @@ impl Threats {
     /// lion or area moves reach its distance, those on a line through it with a range jump or
     /// a long enough ride over an empty path, and burners (Fire Demons, Water Buffaloes that
     /// may promote) that could reach a square next to it.
-    pub(super) fn in_check(&mut self, t: &MoveTable, pos: &Position) -> bool {
+    pub(crate) fn in_check(&mut self, t: &MoveTable, pos: &Position) -> bool {
         let us = pos.side_to_move();
         if pos.royal_count(us) != 1 {
             return false;

@@ -86,6 +86,13 @@ pub struct MctsConfig {
     /// Leaves one tree contributes to an evaluator call (virtual loss keeps them apart).
     pub batch_per_tree: usize,
     pub seed: u64,
+    /// Royal guard: when a node is created, each of its moves is screened for leaving the
+    /// mover's last royal capturable on the opponent's next move (the alpha-beta engine's check
+    /// test); such moves get prior 0 (the search and the policy target pass them over while a
+    /// safe move exists), and a node whose every move is such a loss is scored as a loss for
+    /// its side to move without a network call (a one-move proof, as a node whose side to move
+    /// takes the last royal is scored a win). Spec key `guard` (0/1).
+    pub royal_guard: bool,
 }
 
 /// Below this many visits [`MctsConfig::new`] picks the Gumbel root search.
@@ -116,6 +123,7 @@ impl MctsConfig {
             edge_budget: 1 << 24,
             batch_per_tree: 4,
             seed: 0,
+            royal_guard: false,
         }
     }
     /// Self-play settings: [`MctsConfig::new`] plus root noise and, for PUCT, temperature 1
@@ -125,14 +133,15 @@ impl MctsConfig {
     }
 
     /// Keys understood by [`MctsConfig::apply_spec`].
-    pub const SPEC_KEYS: [&'static str; 11] =
-        ["visits", "nodes", "time", "cpuct", "gumbel", "batch", "seed", "noise", "temp", "temp_plies", "fpu"];
+    pub const SPEC_KEYS: [&'static str; 12] =
+        ["visits", "nodes", "time", "cpuct", "gumbel", "batch", "seed", "noise", "temp", "temp_plies", "fpu", "guard"];
 
     /// Read the search keys of an engine spec (`mcts:visits=64,gumbel=8,...`), each in its
     /// range: `visits` (`nodes` is a synonym; 1 to 10,000,000), `time` (per move), `cpuct`
     /// (0 to 100), `fpu` (0 to 10), `gumbel` (considered actions, 2 to 256, or 0 = PUCT; unset:
     /// by the visit budget), `batch` (1 to 4096), `seed`, `noise` (0/1), `temp` (0 to 10),
-    /// `temp_plies` (0 to 1000). Other keys are left to the caller (e.g. `checkpoint`).
+    /// `temp_plies` (0 to 1000), `guard` (0/1, [`MctsConfig::royal_guard`]). Other keys are left
+    /// to the caller (e.g. `checkpoint`).
     pub fn apply_spec(spec: &EngineSpec) -> Result<(MctsConfig, Limits), SpecError> {
         let visits = match spec.number_in::<u32>("visits", 1, MAX_VISITS)? {
             Some(v) => Some(v),
@@ -165,6 +174,9 @@ impl MctsConfig {
         }
         if let Some(t) = spec.number_in("temp_plies", 0, 1000)? {
             c.temperature_plies = t;
+        }
+        if let Some(g) = spec.number_in::<u8>("guard", 0, 1)? {
+            c.royal_guard = g != 0;
         }
         let limits = Limits { nodes: visits.map(|v| v as u64), movetime: spec.duration("time")?, ..Limits::default() };
         Ok((c, limits))

@@ -15,7 +15,8 @@
 
 use super::gumbel::{dirichlet, GumbelState};
 use super::puct::{select_inner, set_priors, sort_tail, RootSel, SORTED_PREFIX};
-use super::terminal::{classify, winning_move, Class};
+use super::terminal::{classify, screen_royal_losses, winning_move, Class};
+use crate::alphabeta::threats::Threats;
 use super::tree::{Edge, IdHash, NodeState, Tree, NONE};
 use super::{value_to_cp, EvalRequest, Evaluation, MctsConfig, RootMove, SearchResult};
 use crate::Thinking;
@@ -94,6 +95,12 @@ pub struct Search {
     path_moves: Vec<Move>,
     /// Moves of the queued leaves (what their requests hand out).
     leaf_moves: Vec<Move>,
+    /// Royal guard (`cfg.royal_guard`): the check test, and per entry of `leaf_moves` whether
+    /// that move loses the mover's last royal at once (empty when the guard is off).
+    threats: Option<Threats>,
+    leaf_unsafe: Vec<bool>,
+    unsafe_scratch: Vec<bool>,
+    prior_scratch: Vec<f32>,
     sort_keys: Vec<u32>,
     sort_edges: Vec<Edge>,
 }
@@ -127,6 +134,10 @@ impl Search {
             path_hashes: Vec::new(),
             path_moves: Vec::new(),
             leaf_moves: Vec::new(),
+            threats: None,
+            leaf_unsafe: Vec::new(),
+            unsafe_scratch: Vec::new(),
+            prior_scratch: Vec::new(),
             sort_keys: Vec::new(),
             sort_edges: Vec::new(),
             cfg,
@@ -259,6 +270,7 @@ impl Search {
     fn set_root_game(&mut self, game: &Game) {
         self.game = game.clone();
         self.table = game.table_arc();
+        self.threats = self.cfg.royal_guard.then(|| Threats::new(&self.table));
         self.history.clear();
         for p in game.plies() {
             *self.history.entry(p.before.hash()).or_insert(0) += 1;
@@ -272,6 +284,7 @@ impl Search {
         self.pending.clear();
         self.paths.clear();
         self.leaf_moves.clear();
+        self.leaf_unsafe.clear();
         self.sims = 0;
         self.full = false;
         self.gumbel = None;
@@ -297,6 +310,14 @@ impl Search {
             for (p, n) in priors.iter_mut().zip(eta) {
                 *p = (1.0 - f) * *p + f * n as f32;
             }
+            if let Some(th) = self.threats.as_mut() {
+                // The noise must not bring back the moves the guard took out.
+                let moves: Vec<Move> = self.tree.node_moves(0).collect();
+                let mut lost = Vec::new();
+                if !screen_royal_losses(&self.table, self.game.position(), &moves, th, &mut lost) {
+                    priors.iter_mut().zip(&lost).filter(|(_, &l)| l).for_each(|(p, _)| *p = 0.0);
+                }
+            }
         }
         self.root.init(&self.tree, priors);
     }
@@ -318,6 +339,13 @@ impl Search {
                 let pos = *self.game.position();
                 let reps = self.game.repetitions() as u32;
                 self.leaf_moves.extend(self.tree.node_moves(0));
+                if let Some(th) = self.threats.as_mut() {
+                    let all = screen_royal_losses(&self.table, &pos, &self.leaf_moves, th, &mut self.leaf_unsafe);
+                    if all {
+                        // Every move loses: the game goes on, so the priors stay as they are.
+                        self.leaf_unsafe.iter_mut().for_each(|u| *u = false);
+                    }
+                }
                 self.pending.push(Leaf {
                     node: 0,
                     path_start: 0,
@@ -408,7 +436,28 @@ impl Search {
     pub fn apply(&mut self, evals: &[Evaluation]) {
         assert_eq!(evals.len(), self.pending.len(), "one evaluation per queued leaf");
         for (leaf, ev) in self.pending.iter().zip(evals) {
-            set_priors(&mut self.tree, leaf.node, &ev.priors);
+            let n_moves = self.tree.node(leaf.node).num_edges as usize;
+            let guarded = &self.leaf_unsafe[(leaf.moves_start as usize).min(self.leaf_unsafe.len())..]
+                .get(..n_moves)
+                .filter(|u| u.iter().any(|&x| x));
+            match guarded {
+                Some(unsafe_moves) if ev.priors.len() == n_moves => {
+                    // Safe moves keep their prior (at least a tiny one, so that they are not
+                    // all zero); moves that lose the last royal at once get none.
+                    self.prior_scratch.clear();
+                    self.prior_scratch.extend(ev.priors.iter().zip(unsafe_moves.iter()).map(|(&p, &u)| {
+                        if u {
+                            0.0
+                        } else if p.is_finite() {
+                            p.max(1e-6)
+                        } else {
+                            1e-6
+                        }
+                    }));
+                    set_priors(&mut self.tree, leaf.node, &self.prior_scratch);
+                }
+                _ => set_priors(&mut self.tree, leaf.node, &ev.priors),
+            }
             let v = if ev.value.is_finite() { ev.value.clamp(-1.0, 1.0) } else { 0.0 };
             let d = if ev.draw.is_finite() { ev.draw.clamp(0.0, 1.0) } else { 0.0 };
             let n = &mut self.tree.nodes[leaf.node as usize];
@@ -423,6 +472,7 @@ impl Search {
         self.pending.clear();
         self.paths.clear();
         self.leaf_moves.clear();
+        self.leaf_unsafe.clear();
         if self.phase == Phase::RootEval {
             self.phase = Phase::Running;
             self.init_root();
@@ -479,6 +529,13 @@ impl Search {
                 quiet,
                 &mut self.list,
             );
+            let mut class = class;
+            if let (Class::Open { .. }, Some(th)) = (&class, self.threats.as_mut()) {
+                if screen_royal_losses(t, &pos, self.list.as_slice(), th, &mut self.unsafe_scratch) {
+                    // Every move lets the opponent take the last royal: a loss, no network call.
+                    class = Class::Terminal(-1);
+                }
+            }
             let edges: &[Move] = match class {
                 Class::Terminal(_) => &[],
                 Class::Open { .. } => self.list.as_slice(),
@@ -513,6 +570,10 @@ impl Search {
                     self.paths.extend_from_slice(&self.path);
                     let moves_start = self.leaf_moves.len() as u32;
                     self.leaf_moves.extend_from_slice(self.list.as_slice());
+                    if self.threats.is_some() {
+                        self.leaf_unsafe.resize(moves_start as usize, false);
+                        self.leaf_unsafe.extend_from_slice(&self.unsafe_scratch);
+                    }
                     let path_len = self.path.len() as u32;
                     self.pending.push(Leaf { node: id, path_start, path_len, moves_start, pos, reps, ply });
                     return Sim::Leaf;
@@ -537,8 +598,9 @@ impl Search {
         };
         let total: u32 = r.clone().map(visits_of).sum();
         let improved = self.gumbel.as_ref().map(|g| g.improved_policy(&self.tree, &self.cfg));
+        let won = self.win_edge.or_else(|| self.proven_win_edge());
         let target = |e: usize| -> f32 {
-            if let Some(w) = self.win_edge {
+            if let Some(w) = won {
                 return (e == w) as u8 as f32;
             }
             match &improved {
@@ -572,7 +634,7 @@ impl Search {
                 ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then(b.cmp(&a))
             })
             .unwrap_or(first);
-        let best = if let Some(w) = self.win_edge {
+        let best = if let Some(w) = won {
             w
         } else if let Some(g) = self.gumbel.as_ref() {
             g.best(&self.tree, &self.cfg)
@@ -595,7 +657,7 @@ impl Search {
         } else {
             most
         };
-        let (value, wdl) = if self.win_edge.is_some() { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(&root) };
+        let (value, wdl) = if won.is_some() { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(&root) };
         SearchResult {
             best: self.tree.edge_move(best),
             most_visited: self.tree.edge_move(most),
@@ -610,9 +672,25 @@ impl Search {
         }
     }
 
+    /// With the royal guard: a root move whose child is a proven loss for its side to move (a
+    /// terminal node, such as a position where every move lets the last royal be taken), the
+    /// most visited of them. It is played, and is the policy target, whatever the visits say.
+    fn proven_win_edge(&self) -> Option<usize> {
+        if !self.cfg.royal_guard {
+            return None;
+        }
+        self.tree
+            .edges(0)
+            .filter(|&e| {
+                let c = self.tree.child(e);
+                c != NONE && self.tree.node(c).state == NodeState::Terminal && self.tree.node(c).term < 0
+            })
+            .max_by_key(|&e| (self.tree.node(self.tree.child(e)).visits, std::cmp::Reverse(e)))
+    }
+
     /// The principal variation: most visited children from the root.
     pub fn pv(&self) -> Vec<Move> {
-        if let Some(w) = self.win_edge {
+        if let Some(w) = self.win_edge.or_else(|| self.proven_win_edge()) {
             return vec![self.tree.edge_move(w)];
         }
         let mut pv = Vec::new();
@@ -631,8 +709,8 @@ impl Search {
 
     /// A thinking line for the search so far (depth = visits below the root).
     pub fn thinking(&self, elapsed: Duration) -> Thinking {
-        let (value, wdl) =
-            if self.win_edge.is_some() { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(self.tree.node(0)) };
+        let won = self.win_edge.is_some() || self.proven_win_edge().is_some();
+        let (value, wdl) = if won { (1.0, [1.0, 0.0, 0.0]) } else { root_value_wdl(self.tree.node(0)) };
         Thinking {
             depth: self.root_visits(),
             score_cp: value_to_cp(value),

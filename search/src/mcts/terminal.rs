@@ -19,6 +19,7 @@
 //!   burn next to one; such nodes need no network call).
 
 use super::tree::IdHash;
+use crate::alphabeta::threats::Threats;
 use engine::board::dir;
 use engine::generate;
 use engine::rules::{DoubleRoyalLoss, Repetition};
@@ -115,6 +116,41 @@ pub(super) fn classify(
     Class::Open { reps }
 }
 
+/// Royal guard screen of the moves `moves` of `pos`: `out[i]` is set when move `i` leaves the
+/// mover without royals or lets the opponent take its last royal on the next move (the
+/// alpha-beta engine's check test). Returns whether every move is such a loss (false for an
+/// empty list). A side with two royals is never in check, so its moves all pass.
+pub(super) fn screen_royal_losses(
+    t: &MoveTable,
+    pos: &Position,
+    moves: &[Move],
+    threats: &mut Threats,
+    out: &mut Vec<bool>,
+) -> bool {
+    out.clear();
+    let mover = pos.side_to_move();
+    if pos.royal_count(mover) != 1 {
+        out.resize(moves.len(), false);
+        return false;
+    }
+    let mut all = !moves.is_empty();
+    for &m in moves {
+        let mut p = *pos;
+        p.play(t, m);
+        let lost = if p.royal_count(mover) == 0 {
+            true
+        } else if p.royal_count(mover.other()) == 0 {
+            false
+        } else {
+            p.set_side_to_move(mover);
+            threats.in_check(t, &p)
+        };
+        all &= lost;
+        out.push(lost);
+    }
+    all
+}
+
 /// Royal flags by cell code: 1 Black royal, 2 White royal, 0 anything else.
 fn royal_codes() -> &'static [u8; 256] {
     static T: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
@@ -178,4 +214,45 @@ pub(super) fn winning_move(pos: &Position, t: &MoveTable, moves: &[Move]) -> Opt
 fn mover_burns_here(t: &MoveTable, pos: &Position, m: Move) -> bool {
     let mover = t.get(pos.cell(m.from_pad()));
     mover.burns || (m.promotes() && t.get(mover.promote_to).burns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Rules;
+    use rand::{Rng, SeedableRng};
+
+    /// The screen against the slow reference (every opponent reply played) on random games.
+    #[test]
+    fn royal_guard_screen_matches_playing_every_reply() {
+        let t = MoveTable::new(&Rules::standard());
+        let mut th = Threats::new(&t);
+        let mut out = Vec::new();
+        for seed in 0..6u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = Position::start();
+            for ply in 0..80 {
+                let moves = engine::legal_moves(&pos, &t);
+                let mover = pos.side_to_move();
+                if moves.is_empty() || pos.royal_count(mover) == 0 || pos.royal_count(mover.other()) == 0 {
+                    break;
+                }
+                screen_royal_losses(&t, &pos, &moves, &mut th, &mut out);
+                for (&m, &flag) in moves.iter().zip(&out) {
+                    let mut p = pos;
+                    p.play(&t, m);
+                    let slow = p.royal_count(mover) == 0
+                        || (pos.royal_count(mover) == 1
+                            && p.royal_count(mover.other()) > 0
+                            && engine::legal_moves(&p, &t).into_iter().any(|r| {
+                                let mut q = p;
+                                q.play(&t, r);
+                                q.royal_count(mover) == 0
+                            }));
+                    assert_eq!(flag, slow, "seed {seed} ply {ply} {m}: {}", engine::to_fen(&pos));
+                }
+                pos.play(&t, moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+    }
 }

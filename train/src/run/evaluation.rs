@@ -37,6 +37,9 @@ pub(super) fn evaluate(
         // The network is rated with the search its self-play uses.
         keys += &format!(",material_mix={}", cfg.selfplay_material_mix);
     }
+    if cfg.royal_guard {
+        keys += ",guard=1";
+    }
     let mcts = |s: u64| {
         format!("mcts:checkpoint={},visits={}{keys}", ckpt_dir.join(checkpoint_name(s)).display(), cfg.eval_visits)
     };
