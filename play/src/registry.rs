@@ -139,11 +139,13 @@ pub fn shipped_checkpoint() -> Option<std::path::PathBuf> {
     built.is_file().then_some(built)
 }
 
-/// The engine `play` and `xboard` use when none is given: MCTS with the shipped network, or
-/// the alpha-beta baseline at 1 s/move when no network ships with this tree.
+/// The engine `play` and `xboard` use when none is given: MCTS with the shipped network and
+/// the royal guard (it beat the same search without it 66.7% over 114 games at 64 visits,
+/// BENCHMARKS.md "Royal guard"), or the alpha-beta baseline at 1 s/move when no network ships
+/// with this tree.
 pub fn default_engine_spec() -> String {
     match shipped_checkpoint() {
-        Some(p) => format!("mcts:checkpoint={},visits={DEFAULT_VISITS}", p.display()),
+        Some(p) => format!("mcts:checkpoint={},visits={DEFAULT_VISITS},guard=1", p.display()),
         None => "alphabeta:time=1s".to_string(),
     }
 }
