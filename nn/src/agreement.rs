@@ -161,9 +161,11 @@ pub fn compare(
 
 /// Index of the largest value (the first of equals); `None` when empty.
 fn argmax(v: &[f32]) -> Option<usize> {
-    v.iter().enumerate().fold(None, |best, (i, &x)| match best {
-        Some((_, y)) if y >= x => best,
-        _ => Some((i, x)),
-    })
-    .map(|(i, _)| i)
+    v.iter()
+        .enumerate()
+        .fold(None, |best, (i, &x)| match best {
+            Some((_, y)) if y >= x => best,
+            _ => Some((i, x)),
+        })
+        .map(|(i, _)| i)
 }

@@ -172,6 +172,8 @@ pub enum PrecisionError {
     Unknown { name: String },
     #[error("the {backend} device cannot compute in {precision}: use f32 (or another backend)")]
     Unsupported { precision: &'static str, backend: String },
-    #[error("precision {to} asked of an evaluator already computing in {from}: set it once, before the first evaluation")]
+    #[error(
+        "precision {to} asked of an evaluator already computing in {from}: set it once, before the first evaluation"
+    )]
     AlreadySet { from: &'static str, to: &'static str },
 }

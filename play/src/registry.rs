@@ -104,7 +104,8 @@ pub fn mcts_player(spec: &EngineSpec, rules: &Rules) -> Result<NetPlayer, SpecEr
     let ckpt = load_network(&source, tag, &device).map_err(|e| spec.unavailable(e))?;
     let mut net = NetEvaluator::new(ckpt.network, &device);
     if let Some(p) = spec.get("precision") {
-        let p: nn::backend::Precision = p.parse().map_err(|e: nn::backend::PrecisionError| spec.invalid(e.to_string()))?;
+        let p: nn::backend::Precision =
+            p.parse().map_err(|e: nn::backend::PrecisionError| spec.invalid(e.to_string()))?;
         net.set_precision(p).map_err(|e| spec.unavailable(e))?;
     }
     if let Some(w) = spec.number_in::<f32>("material_mix", 0.0, 1.0)? {

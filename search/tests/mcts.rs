@@ -712,4 +712,3 @@ fn repetition_verdicts_in_the_tree() {
         g.play(r.best).unwrap();
     }
 }
-

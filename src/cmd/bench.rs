@@ -112,7 +112,8 @@ fn outputs(a: Args) -> Result<()> {
     use nn::evaluator::NetEvaluator;
     let path = match &a.checkpoint {
         Some(p) => std::path::PathBuf::from(p),
-        None => play::shipped_checkpoint().ok_or_else(|| anyhow::anyhow!("the shipped network is not found: give --checkpoint"))?,
+        None => play::shipped_checkpoint()
+            .ok_or_else(|| anyhow::anyhow!("the shipped network is not found: give --checkpoint"))?,
     };
     let (ref_backend, ref_precision) = a.reference.split_once(':').unwrap_or((&a.reference, "f32"));
     let ref_precision: Precision = ref_precision.parse()?;

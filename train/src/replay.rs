@@ -461,7 +461,14 @@ impl ReplayBuffer {
     /// is `(1 − q_weight) · result + q_weight · [(1 + q) / 2, 0, (1 − q) / 2]` (the game result
     /// one-hot as W/D/L, mixed with the search's root value); the material target is divided by
     /// `scale`.
-    pub fn sample_batch<R: Rng>(&self, rng: &mut R, size: usize, table: &MoveTable, targets: Targets, batch: &mut Batch) {
+    pub fn sample_batch<R: Rng>(
+        &self,
+        rng: &mut R,
+        size: usize,
+        table: &MoveTable,
+        targets: Targets,
+        batch: &mut Batch,
+    ) {
         assert!(!self.samples.is_empty(), "sampling from an empty buffer");
         batch.clear();
         batch.inputs.resize(size * INPUT_SIZE, 0.0);

@@ -69,10 +69,7 @@ fn precision_names_and_errors() {
     assert_eq!(e, "unknown precision 'fp8': expected f32, bf16 or f16");
     let mut e = evaluator(&backend::cpu_device(), Precision::Bf16);
     assert!(e.set_precision(Precision::Bf16).is_ok(), "setting the same precision again is a no-op");
-    assert_eq!(
-        e.set_precision(Precision::F32).unwrap_err(),
-        PrecisionError::AlreadySet { from: "bf16", to: "f32" }
-    );
+    assert_eq!(e.set_precision(Precision::F32).unwrap_err(), PrecisionError::AlreadySet { from: "bf16", to: "f32" });
 }
 
 /// With the `wgpu` feature: the GPU devices (autotune and fusion on) against flex, 1e-4.

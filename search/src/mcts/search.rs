@@ -16,9 +16,9 @@
 use super::gumbel::{dirichlet, GumbelState};
 use super::puct::{select_inner, set_priors, sort_tail, RootSel, SORTED_PREFIX};
 use super::terminal::{classify, screen_royal_losses, winning_move, Class};
-use crate::alphabeta::threats::Threats;
 use super::tree::{Edge, IdHash, NodeState, Tree, NONE};
 use super::{value_to_cp, EvalRequest, Evaluation, MctsConfig, RootMove, SearchResult};
+use crate::alphabeta::threats::Threats;
 use crate::Thinking;
 use engine::Game;
 use engine::MoveTable;
@@ -268,9 +268,13 @@ impl Search {
     }
 
     fn set_root_game(&mut self, game: &Game) {
+        let same_rules = Arc::ptr_eq(&self.table, &game.table_arc());
         self.game = game.clone();
         self.table = game.table_arc();
-        self.threats = self.cfg.royal_guard.then(|| Threats::new(&self.table));
+        if self.cfg.royal_guard && !(same_rules && self.threats.is_some()) {
+            // Built once per rules, not at every move's tree reuse.
+            self.threats = Some(Threats::new(&self.table));
+        }
         self.history.clear();
         for p in game.plies() {
             *self.history.entry(p.before.hash()).or_insert(0) += 1;
@@ -437,9 +441,8 @@ impl Search {
         assert_eq!(evals.len(), self.pending.len(), "one evaluation per queued leaf");
         for (leaf, ev) in self.pending.iter().zip(evals) {
             let n_moves = self.tree.node(leaf.node).num_edges as usize;
-            let guarded = &self.leaf_unsafe[(leaf.moves_start as usize).min(self.leaf_unsafe.len())..]
-                .get(..n_moves)
-                .filter(|u| u.iter().any(|&x| x));
+            let start = leaf.moves_start as usize;
+            let guarded = self.leaf_unsafe.get(start..start + n_moves).filter(|u| u.contains(&true));
             match guarded {
                 Some(unsafe_moves) if ev.priors.len() == n_moves => {
                     // Safe moves keep their prior (at least a tiny one, so that they are not
