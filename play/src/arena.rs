@@ -38,7 +38,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use search::mix_seed;
-use search::values::ValueTable;
+use search::values::{MaterialLead, ValueTable};
 use search::{EngineSpec, Player, SpecError};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -252,8 +252,8 @@ impl ArenaConfig {
                     Some(format!("{} wins: {}'s engine could not be built: {e}", name(loser.other()), name(loser)));
             }
         }
-        let mut lead: Option<Color> = None;
-        let mut lead_plies = 0u32;
+        let mut lead =
+            self.adjudication.material.map(|(cp, plies)| MaterialLead::new(cp, plies, self.adjudication.values));
         while !game.is_over() {
             let adj = &self.adjudication;
             if adj.max_plies > 0 && game.ply_count() as u32 >= adj.max_plies {
@@ -282,18 +282,8 @@ impl ArenaConfig {
                 termination = Some(format!("{} wins: {}'s engine {f}", name(us.other()), name(us)));
                 break;
             }
-            if let (Some((cp, plies)), false) = (adj.material, game.is_over()) {
-                let diff = self.adjudication.values.balance(game.position());
-                let ahead = if diff >= cp {
-                    Some(Color::Black)
-                } else if diff <= -cp {
-                    Some(Color::White)
-                } else {
-                    None
-                };
-                lead_plies = if ahead.is_some() && ahead == lead { lead_plies + 1 } else { ahead.is_some() as u32 };
-                lead = ahead;
-                if let Some(w) = lead.filter(|_| lead_plies >= plies) {
+            if let (Some(lead), Some((cp, plies)), false) = (lead.as_mut(), adj.material, game.is_over()) {
+                if let Some(w) = lead.update(game.position()) {
                     game.set_outcome(Outcome::Win { winner: w, reason: WinReason::Adjudication });
                     termination = Some(format!(
                         "{} wins: adjudicated, ahead by >= {cp} cp of material for {plies} plies",

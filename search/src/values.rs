@@ -206,3 +206,82 @@ impl ValueTable {
         }
     }
 }
+
+/// Material adjudication, ply by ply: a side ahead by at least `margin` centipawns (by `table`)
+/// after each of `plies` consecutive plies wins. The arena's `--adjudicate-material` and
+/// self-play's `selfplay_adjudicate_cp` both count with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaterialLead {
+    margin: i32,
+    plies: u32,
+    table: ValueTable,
+    lead: Option<Color>,
+    count: u32,
+}
+
+impl MaterialLead {
+    /// `margin` and `plies` at least 1 (callers check their inputs; smaller values are
+    /// raised to 1).
+    pub fn new(margin: i32, plies: u32, table: ValueTable) -> MaterialLead {
+        MaterialLead { margin: margin.max(1), plies: plies.max(1), table, lead: None, count: 0 }
+    }
+
+    /// Count the position after a ply; returns the side that has now been ahead for the
+    /// required plies, if any.
+    pub fn update(&mut self, pos: &Position) -> Option<Color> {
+        let diff = self.table.balance(pos);
+        let ahead = if diff >= self.margin {
+            Some(Color::Black)
+        } else if diff <= -self.margin {
+            Some(Color::White)
+        } else {
+            None
+        };
+        self.count = match ahead {
+            None => 0,
+            Some(_) if ahead == self.lead => self.count + 1,
+            Some(_) => 1,
+        };
+        self.lead = ahead;
+        self.lead.filter(|_| self.count >= self.plies)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn material_lead_needs_the_margin_for_consecutive_plies() {
+        let start = Position::start();
+        assert_eq!(material_balance(&start), 0);
+        // White without its most valuable non-royal piece.
+        let (sq, piece) = start
+            .pieces()
+            .filter(|(_, p)| p.color() == Color::White)
+            .max_by_key(|(_, p)| material_value(p.kind()))
+            .unwrap();
+        let mut down = start.clone();
+        down.remove(sq);
+        let v = material_value(piece.kind());
+        assert_eq!(material_balance(&down), v);
+
+        let mut lead = MaterialLead::new(v, 3, ValueTable::Material);
+        assert_eq!(lead.update(&down), None);
+        assert_eq!(lead.update(&down), None);
+        assert_eq!(lead.update(&start), None, "an even ply starts the count again");
+        assert_eq!(lead.update(&down), None);
+        assert_eq!(lead.update(&down), None);
+        assert_eq!(lead.update(&down), Some(Color::Black));
+        // A lead of one centipawn less than the margin never decides.
+        let mut strict = MaterialLead::new(v + 1, 1, ValueTable::Material);
+        assert_eq!(strict.update(&down), None);
+        // White ahead: the mirror.
+        let (bsq, _) =
+            start.pieces().filter(|(_, p)| p.color() == Color::Black && p.kind() == piece.kind()).next().unwrap();
+        let mut up = start.clone();
+        up.remove(bsq);
+        let mut lead = MaterialLead::new(v, 1, ValueTable::Material);
+        assert_eq!(lead.update(&up), Some(Color::White));
+    }
+}

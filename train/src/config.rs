@@ -58,6 +58,10 @@ fn default_precision() -> String {
     "f32".into()
 }
 
+fn default_adjudicate_plies() -> u32 {
+    16
+}
+
 fn default_opponent_engine() -> String {
     "alphabeta:depth=2,tt=8".into()
 }
@@ -142,6 +146,14 @@ pub struct RunConfig {
     /// are scored as lost without a network call.
     #[serde(default)]
     pub royal_guard: bool,
+    /// Self-play games (and opponent games) are won by a side ahead by at least this many
+    /// centipawns of plain material (`search::values::material_balance`) for
+    /// `selfplay_adjudicate_plies` consecutive plies, as the arena's and the in-loop
+    /// evaluation's games are; 0 = off (the game runs to its end or `max_plies`).
+    #[serde(default)]
+    pub selfplay_adjudicate_cp: i32,
+    #[serde(default = "default_adjudicate_plies")]
+    pub selfplay_adjudicate_plies: u32,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -204,6 +216,8 @@ pub const MAX_THREADS: u64 = 1024;
 pub const MAX_CONCURRENT_GAMES: u64 = 4096;
 pub const MAX_VISITS: u64 = 1_000_000;
 pub const MAX_PLIES: u64 = 100_000;
+/// Largest material adjudication margin in centipawns (as the arena's `--adjudicate-material`).
+pub const MAX_ADJUDICATE_CP: i32 = 1_000_000;
 pub const MAX_WINDOW_POSITIONS: u64 = 100_000_000;
 pub const MAX_BATCH_SIZE: u64 = 8192;
 
@@ -264,7 +278,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 9] = [
+pub const SCHEDULE_FIELDS: [&str; 11] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -274,6 +288,8 @@ pub const SCHEDULE_FIELDS: [&str; 9] = [
     "selfplay_material_mix",
     "value_q_weight",
     "royal_guard",
+    "selfplay_adjudicate_cp",
+    "selfplay_adjudicate_plies",
 ];
 
 impl RunConfig {
@@ -441,11 +457,24 @@ impl RunConfig {
             return bad("eval_games", "must be at least 1 when evaluation is on (`eval_every_checkpoints` > 0)");
         }
 
-        if self.eval_adjudicate_cp < 0 {
-            return bad("eval_adjudicate_cp", "must be >= 0 (0 turns material adjudication off)");
-        }
-        if self.eval_adjudicate_cp > 0 && self.eval_adjudicate_plies == 0 {
-            return bad("eval_adjudicate_plies", "must be at least 1 when `eval_adjudicate_cp` > 0");
+        for (cp_field, cp, plies_field, plies) in [
+            ("eval_adjudicate_cp", self.eval_adjudicate_cp, "eval_adjudicate_plies", self.eval_adjudicate_plies),
+            (
+                "selfplay_adjudicate_cp",
+                self.selfplay_adjudicate_cp,
+                "selfplay_adjudicate_plies",
+                self.selfplay_adjudicate_plies,
+            ),
+        ] {
+            if !(0..=MAX_ADJUDICATE_CP).contains(&cp) {
+                return bad(
+                    cp_field,
+                    &format!("is {cp}, expected 0 (material adjudication off) to {MAX_ADJUDICATE_CP}"),
+                );
+            }
+            if cp > 0 && !(1..=MAX_PLIES as u32).contains(&plies) {
+                return bad(plies_field, &format!("is {plies}, expected 1 to {MAX_PLIES} when `{cp_field}` > 0"));
+            }
         }
         if self.bootstrap != Bootstrap::None {
             if let Err(e) = crate::games::check_engine(&self.bootstrap_engine) {
@@ -714,6 +743,21 @@ mod tests {
         assert_eq!(loaded.schedule_changes(&m).len(), 3);
         let e = m.clone().set_field("royal_guard=2").unwrap_err().to_string();
         assert!(e.contains("royal_guard"), "{e}");
+        // Self-play material adjudication: off when absent (16 plies once on), a schedule field.
+        assert_eq!((m.selfplay_adjudicate_cp, m.selfplay_adjudicate_plies), (0, 16));
+        let mut a = m.clone();
+        a.set_field("selfplay_adjudicate_cp=2500").unwrap();
+        a.set_field("selfplay_adjudicate_plies=8").unwrap();
+        assert_eq!(m.first_difference(&a), None);
+        assert_eq!(m.schedule_changes(&a).len(), 2);
+        for (bad, says) in [
+            ("selfplay_adjudicate_cp=-1", "expected 0 (material adjudication off) to 1000000"),
+            ("selfplay_adjudicate_cp=1000001", "expected 0 (material adjudication off) to 1000000"),
+            ("selfplay_adjudicate_plies=0", "expected 1 to 100000 when `selfplay_adjudicate_cp` > 0"),
+        ] {
+            let e = a.clone().set_field(bad).unwrap_err().to_string();
+            assert!(e.contains(bad.split('=').next().unwrap()) && e.contains(says), "{e}");
+        }
         for bad in ["value_q_weight=1.5", "selfplay_material_mix=-0.1"] {
             let e = m.clone().set_field(bad).unwrap_err().to_string();
             assert!(e.contains(bad.split('=').next().unwrap()) && e.contains("[0, 1]"), "{e}");

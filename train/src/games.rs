@@ -4,8 +4,9 @@
 //! stand on this module.
 
 use crate::replay::GameFile;
-use engine::{DrawReason, Game, Outcome};
+use engine::{DrawReason, Game, Outcome, WinReason};
 use search::alphabeta::AlphaBeta;
+use search::values::MaterialLead;
 use search::EngineSpec;
 
 /// An alpha-beta player (the teacher, or self-play's opponent) resigns when its score stays below minus this many centipawns...
@@ -70,6 +71,16 @@ pub fn score_value(score: i32) -> f32 {
 pub fn cap_plies(game: &mut Game, max_plies: u32) {
     if !game.is_over() && max_plies > 0 && game.ply_count() as u32 >= max_plies {
         game.set_outcome(Outcome::Draw(DrawReason::PlyCap));
+    }
+}
+
+/// Count the position after a ply towards material adjudication (`lead`, when it is on): the
+/// side that has been ahead for long enough wins the game (unless it is already over).
+pub fn adjudicate(game: &mut Game, lead: &mut Option<MaterialLead>) {
+    if let (Some(lead), false) = (lead.as_mut(), game.is_over()) {
+        if let Some(winner) = lead.update(game.position()) {
+            game.set_outcome(Outcome::Win { winner, reason: WinReason::Adjudication });
+        }
     }
 }
 

@@ -12,6 +12,11 @@
 //! - **Resignation**: a side whose root value stays below `resign_threshold` for `resign_plies`
 //!   of its consecutive moves resigns, except in a share `resign_playout_fraction` of the games,
 //!   which are played out and record who would have resigned (the false-resignation check).
+//! - **Material adjudication** (`selfplay_adjudicate_cp`, off by default): a side ahead by at
+//!   least that much plain material for `selfplay_adjudicate_plies` consecutive plies wins, as
+//!   in the arena. Games of weak networks that guard their royals run on for hundreds of plies
+//!   and end drawn at the cap whatever the material; adjudicated, they end sooner and their
+//!   result agrees with what the arena scores.
 //! - **Ply cap**: the rules' own cap, and `max_plies` when set (a draw).
 //! - **Opponent games** (`opponent_fraction`, off by default): in that share of the games one
 //!   side, Black in even-numbered games and White in odd ones, is `opponent_engine` (an
@@ -40,7 +45,7 @@
 //! backend.)
 
 use crate::config::FieldError;
-use crate::games::{cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
+use crate::games::{adjudicate, cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
 use crate::replay::{GameFile, PlyRecord};
 use engine::Game;
 use engine::{notation, Color, MoveTable, Position};
@@ -49,6 +54,7 @@ use rand_chacha::ChaCha8Rng;
 use search::alphabeta::AlphaBeta;
 use search::mcts::{Driver, Evaluator, MctsConfig, Search, SearchResult};
 use search::mix_seed;
+use search::values::{MaterialLead, ValueTable};
 use search::EngineSpec;
 use std::sync::Arc;
 
@@ -76,6 +82,8 @@ pub struct SelfPlayConfig {
     pub opponent_policy_fraction: f64,
     /// The searches' royal guard (`MctsConfig::royal_guard`).
     pub royal_guard: bool,
+    /// Material adjudication (margin in centipawns, consecutive plies); `None` = off.
+    pub adjudicate: Option<(i32, u32)>,
     pub threads: usize,
     pub seed: u64,
     pub rules_tag: String,
@@ -107,6 +115,8 @@ impl SelfPlayConfig {
             opponent_random_plies: c.opponent_random_plies,
             opponent_policy_fraction: c.opponent_policy_fraction,
             royal_guard: c.royal_guard,
+            adjudicate: (c.selfplay_adjudicate_cp > 0)
+                .then_some((c.selfplay_adjudicate_cp, c.selfplay_adjudicate_plies)),
             threads: c.threads,
             seed: c.seed,
             rules_tag: rules_tag.to_string(),
@@ -133,6 +143,8 @@ struct Slot {
     opponent: Option<(Color, AlphaBeta)>,
     /// The opponent's consecutive moves below its resignation score.
     opponent_low: u32,
+    /// Material adjudication's count (when on).
+    lead: Option<MaterialLead>,
 }
 
 /// What one round did (for metrics).
@@ -245,6 +257,7 @@ impl SelfPlay {
             full,
             opponent,
             opponent_low: 0,
+            lead: self.cfg.adjudicate.map(|(cp, n)| MaterialLead::new(cp, n, ValueTable::Material)),
         }
     }
 
@@ -373,6 +386,7 @@ impl SelfPlay {
         if resigns && !slot.resign_off && !slot.game.is_over() {
             slot.game.resign(us);
         }
+        adjudicate(&mut slot.game, &mut slot.lead);
         cap_plies(&mut slot.game, cfg.max_plies);
         slot.game.is_over()
     }
@@ -429,6 +443,7 @@ fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
     let is_policy_target = !policy.is_empty();
     slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy, is_policy_target });
     play_or_draw(&mut slot.game, r.best, "self-play game (opponent's move)", slot.index);
+    adjudicate(&mut slot.game, &mut slot.lead);
     cap_plies(&mut slot.game, cfg.max_plies);
     slot.game.is_over()
 }
@@ -464,6 +479,7 @@ mod tests {
             opponent_random_plies: 0,
             opponent_policy_fraction: 0.0,
             royal_guard: false,
+            adjudicate: None,
             threads,
             seed: 5,
             rules_tag: "standard".into(),
@@ -574,6 +590,54 @@ mod tests {
         // Pure self-play games (no opponent) keep the start position.
         let sp = SelfPlay::new(SelfPlayConfig { opponent_fraction: 0.0, opponent: None, ..with(1) }, table, 0, 0);
         assert!(sp.slots.iter().all(|s| s.game.ply_count() == 0), "no random plies without an opponent");
+    }
+
+    /// `selfplay_adjudicate_cp`: a game ends as a win for the side that has been ahead by the
+    /// margin after each of the last `plies` plies, and not before; checked by replaying every
+    /// game's material. Off, the same games run on.
+    #[test]
+    fn material_adjudication_ends_games_for_the_side_ahead() {
+        use engine::{Outcome, WinReason};
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let (margin, plies) = (300, 2usize);
+        let with = |adjudicate| SelfPlayConfig { adjudicate, max_plies: 60, ..cfg(1) };
+        let games = games_with(with(Some((margin, plies as u32))), 6);
+        let mut adjudicated = 0;
+        for f in &games {
+            let g = &f.file;
+            let mut game = Game::new(table.clone(), Position::from_fen(&g.start_fen).unwrap());
+            let mut leads = Vec::new();
+            for p in &g.plies {
+                let m = notation::parse_cecp_in(game.position(), &game.legal_moves(), &p.mv).unwrap();
+                game.play(m).unwrap();
+                let b = search::values::material_balance(game.position());
+                leads.push(if b >= margin {
+                    Some(Color::Black)
+                } else if b <= -margin {
+                    Some(Color::White)
+                } else {
+                    None
+                });
+            }
+            let decided_at =
+                |i: usize| i + 1 >= plies && leads[i + 1 - plies..=i].iter().all(|l| l.is_some() && *l == leads[i]);
+            let n = leads.len();
+            assert!((0..n.saturating_sub(1)).all(|i| !decided_at(i)), "game {}: decided before its end", f.index);
+            if let Outcome::Win { winner, reason: WinReason::Adjudication } = g.outcome {
+                adjudicated += 1;
+                assert!(decided_at(n - 1), "game {}: adjudicated without the lead", f.index);
+                assert_eq!(leads[n - 1], Some(winner), "game {}", f.index);
+            } else {
+                assert!(!decided_at(n - 1) || game.is_over(), "game {}: the lead held and the game ran on", f.index);
+            }
+        }
+        assert!(adjudicated > 0, "the opponent takes material: some games are adjudicated");
+        let off = games_with(with(None), 6);
+        assert!(off.iter().all(|f| !matches!(f.file.outcome, Outcome::Win { reason: WinReason::Adjudication, .. })));
+        assert!(
+            off.iter().map(|f| f.file.plies.len()).sum::<usize>()
+                > games.iter().map(|f| f.file.plies.len()).sum::<usize>()
+        );
     }
 
     /// `opponent_policy_fraction`: at 1 every opponent ply is a one-hot policy target on the
