@@ -5,10 +5,14 @@
 #   scripts/carry-run.sh restore NAME   checkpoints/NAME-run/ -> runs/NAME (then resume it with
 #                                       `cargo run --release -- train --run-dir runs/NAME`)
 #
-# What is carried: the run's config.toml, metrics.csv, train.log, charts, evaluation games and
-# its newest checkpoint (with the optimiser state) as latest.ckpt; not the replay games, which
-# refill from self-play (a run without its games counts the positions its steps stand for as
-# played, so it keeps its training schedule).
+# What is carried: the run's config.toml, metrics.csv, train.log, charts, evaluation games, its
+# newest checkpoint (with the optimiser state) as latest.ckpt, and the replay games that fill
+# its window (the newest game chunks holding `window_positions` positions, as games.tar.xz,
+# ~55 bytes a position). Without them a resumed run trains its next steps on the few thousand
+# positions of its first new games, many times each: the scratch run fell from 36% to 13.5%
+# against depth 1 in such a restart (BENCHMARKS.md "Learning from scratch"). A carry without
+# games.tar.xz (older ones) still restores; its run counts the positions its steps stand for
+# as played and refills from self-play.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { echo "usage: $0 save|restore NAME" >&2; exit 2; }
@@ -23,6 +27,18 @@ save)
     cp "$run/config.toml" "$run/metrics.csv" "$run/train.log" "$carry/"
     cp "$run"/eval/*.pgn "$carry/eval/" 2>/dev/null || true
     cp "$run/checkpoints/$latest" "$carry/.latest.ckpt.tmp" && mv "$carry/.latest.ckpt.tmp" "$carry/latest.ckpt"
+    # The newest chunks (by modification time) up to the window; a chunk's name ends in
+    # -p<positions>.chunk.
+    window=$(sed -n 's/^window_positions *= *\([0-9]*\).*/\1/p' "$run/config.toml")
+    if [ -d "$run/games" ] && [ -n "$window" ]; then
+        find "$run/games" -name '*.chunk' -printf '%T@ %P\n' | sort -rn |
+            awk -v w="$window" '{ match($2, /-p[0-9]+\.chunk$/); n = substr($2, RSTART + 2, RLENGTH - 8);
+                                  if (sum >= w) exit; sum += n; print "games/" $2 }' > "$carry/.games.list"
+        tar -C "$run" -cf - -T "$carry/.games.list" | xz -1 -T1 > "$carry/.games.tar.xz.tmp"
+        mv "$carry/.games.tar.xz.tmp" "$carry/games.tar.xz"
+        echo "carried $(wc -l < "$carry/.games.list") game chunks ($(du -h "$carry/games.tar.xz" | cut -f1))"
+        rm -f "$carry/.games.list"
+    fi
     cargo run --release -q -- plot "$carry"
     echo "saved $run ($latest) to $carry"
     ;;
@@ -35,6 +51,12 @@ restore)
     cp "$carry/config.toml" "$carry/metrics.csv" "$run/"
     cp "$carry/latest.ckpt" "$run/checkpoints/$ckpt"
     echo "$ckpt" > "$run/checkpoints/latest"
+    if [ -f "$carry/games.tar.xz" ]; then
+        tar -C "$run" -xJf "$carry/games.tar.xz"
+        echo "restored $(find "$run/games" -name '*.chunk' | wc -l) game chunks of the replay window"
+    else
+        echo "no games.tar.xz: the run refills its replay window from self-play" >&2
+    fi
     echo "restored $carry to $run at step $step; resume: cargo run --release -- train --run-dir $run"
     ;;
 *) usage ;;
