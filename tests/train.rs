@@ -258,7 +258,25 @@ fn a_run_carried_over_without_its_games_keeps_training() {
     assert_eq!(latest_step(&carried), Some(40));
     let steps = metric_steps(&carried);
     assert!(steps.windows(2).all(|w| w[0] <= w[1]) && *steps.last().unwrap() == 40, "{steps:?}");
-    assert!(read(&carried.join("train.log")).contains("counted as played"));
+    let log = read(&carried.join("train.log"));
+    assert!(log.contains("counted as played"), "{log}");
+    // It trains again only once its window has refilled (here: the positions 30 steps stand for).
+    assert!(log.contains("training waits until the buffer holds"), "{log}");
+    let refill: usize = log
+        .split("training waits until the buffer holds ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(refill > 48, "more than min_positions: {refill}");
+    let first_new_step = read(&carried.join("metrics.csv"))
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>())
+        .find(|r| r[1].parse::<u64>().unwrap() > 30)
+        .unwrap();
+    let positions: u64 = first_new_step[3].parse().unwrap();
+    assert!(positions >= refill as u64, "step {} taken with {positions} new positions", first_new_step[1]);
 
     // The charts of the run.
     let o = tenjiku(&["plot", carried.to_str().unwrap()]);

@@ -2,7 +2,8 @@
 //! training steps on one machine.
 //!
 //! # Schedule
-//! Training waits until the replay buffer holds `min_positions`; from then on, a training step
+//! Training waits until the replay buffer holds `min_positions` (a run carried over without its
+//! games: until it holds its window again); from then on, a training step
 //! is taken whenever the steps so far are fewer than `train_steps_per_1000_positions` per 1000
 //! self-play positions so far (games on disk), else a self-play round (one move in every game) is
 //! played. Both are counted, not timed, so a run repeats from the same seed.
@@ -155,6 +156,9 @@ struct Run {
     positions_total: u64,
     /// Positions a carried run's steps stand for beyond those on disk (see `setup`).
     carried: u64,
+    /// A carried run's buffer size before training resumes (its window, or the positions its
+    /// steps stand for if fewer); 0 otherwise.
+    refill: usize,
     buffer: ReplayBuffer,
     /// Chunks counted (each once), and those skipped as unusable.
     ingested: HashSet<String>,
@@ -221,7 +225,7 @@ impl Run {
     /// Whether the buffer is full enough and the steps so far are behind the schedule.
     fn training_due(&self) -> bool {
         let due = self.schedule.steps_due(self.positions_total + self.carried);
-        self.buffer.len() >= self.cfg.min_positions && self.learner.step() < due
+        self.buffer.len() >= self.cfg.min_positions.max(self.refill) && self.learner.step() < due
     }
 
     fn teaching(&self) -> bool {

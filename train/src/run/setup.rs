@@ -172,9 +172,15 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let schedule = Schedule::of(&cfg);
     let implied = schedule.positions_for(learner.step());
     let carried = implied.saturating_sub(games.positions);
+    // Its first steps must not train on the few thousand positions of its first new games
+    // (many times each: a pure run restarted that way twice fell from 36% to 13.5% against
+    // depth 1): training waits until the buffer holds the window it had.
+    let refill =
+        if carried > 0 { (implied.min(cfg.window_positions as u64) as usize).max(cfg.min_positions) } else { 0 };
     if carried > 0 {
         log.line(&format!(
-            "step {} stands for {implied} positions, {} are on disk: {carried} counted as played",
+            "step {} stands for {implied} positions, {} are on disk: {carried} counted as played; \
+             training waits until the buffer holds {refill} positions (its window)",
             learner.step(),
             games.positions
         ));
@@ -214,6 +220,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
         ingested: games.keys,
         rejected: HashSet::new(),
         carried,
+        refill,
         worker,
         was_teaching: teaching,
         poll: Duration::from_secs_f64(poll),
