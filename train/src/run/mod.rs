@@ -156,9 +156,9 @@ struct Run {
     positions_total: u64,
     /// Positions a carried run's steps stand for beyond those on disk (see `setup`).
     carried: u64,
-    /// A carried run's buffer size before training resumes (its window, or the positions its
-    /// steps stand for if fewer); 0 otherwise.
-    refill: usize,
+    /// Positions the buffer must hold before training: `min_positions`, or for a run carried
+    /// over without its games its window (the positions its steps stand for, if fewer).
+    train_from: usize,
     buffer: ReplayBuffer,
     /// Chunks counted (each once), and those skipped as unusable.
     ingested: HashSet<String>,
@@ -225,7 +225,7 @@ impl Run {
     /// Whether the buffer is full enough and the steps so far are behind the schedule.
     fn training_due(&self) -> bool {
         let due = self.schedule.steps_due(self.positions_total + self.carried);
-        self.buffer.len() >= self.cfg.min_positions.max(self.refill) && self.learner.step() < due
+        self.buffer.len() >= self.train_from && self.learner.step() < due
     }
 
     fn teaching(&self) -> bool {

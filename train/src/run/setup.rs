@@ -167,20 +167,23 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     // A run carried over without its games (its checkpoint and config copied into a fresh run
     // directory, as a clone of the repository gets them from checkpoints/) keeps its schedule:
     // the positions its steps stand for count as played, so training resumes at the configured
-    // ratio once `min_positions` new ones are in the buffer, instead of waiting for the
-    // position count to catch up with the step count.
+    // ratio once the buffer has refilled (below), instead of waiting for the position count to
+    // catch up with the step count.
     let schedule = Schedule::of(&cfg);
     let implied = schedule.positions_for(learner.step());
     let carried = implied.saturating_sub(games.positions);
     // Its first steps must not train on the few thousand positions of its first new games
     // (many times each: a pure run restarted that way twice fell from 36% to 13.5% against
     // depth 1): training waits until the buffer holds the window it had.
-    let refill =
-        if carried > 0 { (implied.min(cfg.window_positions as u64) as usize).max(cfg.min_positions) } else { 0 };
+    let train_from = if carried > 0 {
+        (implied.min(cfg.window_positions as u64) as usize).max(cfg.min_positions)
+    } else {
+        cfg.min_positions
+    };
     if carried > 0 {
         log.line(&format!(
             "step {} stands for {implied} positions, {} are on disk: {carried} counted as played; \
-             training waits until the buffer holds {refill} positions (its window)",
+             training waits until the buffer holds {train_from} positions (its window)",
             learner.step(),
             games.positions
         ));
@@ -220,7 +223,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
         ingested: games.keys,
         rejected: HashSet::new(),
         carried,
-        refill,
+        train_from,
         worker,
         was_teaching: teaching,
         poll: Duration::from_secs_f64(poll),
