@@ -1314,6 +1314,9 @@ async function init() {
   }
   await info;
   if (state.live) fillForm(state.live);
+  // `loading` (the page's own) until a game is on the board; tests and people can tell a page
+  // that could not open a game from one still waiting for it.
+  else document.body.dataset.status = 'no-game';
 }
 
 document.addEventListener('DOMContentLoaded', init);
