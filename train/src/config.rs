@@ -154,6 +154,12 @@ pub struct RunConfig {
     pub selfplay_adjudicate_cp: i32,
     #[serde(default = "default_adjudicate_plies")]
     pub selfplay_adjudicate_plies: u32,
+    /// Each pure self-play game (not opponent games: `opponent_random_plies`) opens with a
+    /// number of uniformly random plies drawn uniformly from 0 to this, not recorded: the game
+    /// starts from the position they reach. The arena measures on such openings; from the start
+    /// position alone the network learns the lines of its own sampled openings. 0 = off.
+    #[serde(default)]
+    pub selfplay_random_plies: u32,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -278,7 +284,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 11] = [
+pub const SCHEDULE_FIELDS: [&str; 12] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -290,6 +296,7 @@ pub const SCHEDULE_FIELDS: [&str; 11] = [
     "royal_guard",
     "selfplay_adjudicate_cp",
     "selfplay_adjudicate_plies",
+    "selfplay_random_plies",
 ];
 
 impl RunConfig {
@@ -415,8 +422,12 @@ impl RunConfig {
         if !fraction(self.opponent_policy_fraction) {
             return bad("opponent_policy_fraction", "must be in [0, 1]");
         }
-        if self.opponent_random_plies > MAX_OPPONENT_RANDOM_PLIES {
-            return bad("opponent_random_plies", &format!("must be at most {MAX_OPPONENT_RANDOM_PLIES}"));
+        for (name, plies) in
+            [("opponent_random_plies", self.opponent_random_plies), ("selfplay_random_plies", self.selfplay_random_plies)]
+        {
+            if plies > MAX_OPPONENT_RANDOM_PLIES {
+                return bad(name, &format!("is {plies}, expected 0 to {MAX_OPPONENT_RANDOM_PLIES}"));
+            }
         }
         if let Err(e) = self.precision.parse::<nn::backend::Precision>() {
             return bad("precision", &e.to_string());
@@ -770,7 +781,14 @@ mod tests {
         assert_eq!(c.with_schedule_of(&d), d);
         assert!(d.set_field("opponent_fraction=2").unwrap_err().to_string().contains("opponent_fraction"));
         let e = d.set_field("opponent_random_plies=41").unwrap_err().to_string();
-        assert!(e.contains("opponent_random_plies") && e.contains("at most 40"), "{e}");
+        assert!(e.contains("opponent_random_plies") && e.contains("is 41, expected 0 to 40"), "{e}");
+        let mut r = c.clone();
+        r.set_field("selfplay_random_plies=8").unwrap();
+        assert_eq!(r.selfplay_random_plies, 8);
+        assert_eq!(c.first_difference(&r), None, "a schedule field");
+        assert_eq!(c.schedule_changes(&r).len(), 1);
+        let e = r.set_field("selfplay_random_plies=41").unwrap_err().to_string();
+        assert!(e.contains("selfplay_random_plies") && e.contains("is 41, expected 0 to 40"), "{e}");
         // A run config written before the field existed reads as 0 (the start position).
         let old = RunConfig::from_toml(
             &TINY.replace("opponent_random_plies = 0\n", "").replace("opponent_policy_fraction = 0.0\n", ""),
@@ -778,5 +796,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!((old.opponent_random_plies, old.opponent_policy_fraction), (0, 0.0));
+        assert_eq!(old.selfplay_random_plies, 0);
     }
 }

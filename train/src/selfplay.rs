@@ -17,6 +17,10 @@
 //!   in the arena. Games of weak networks that guard their royals run on for hundreds of plies
 //!   and end drawn at the cap whatever the material; adjudicated, they end sooner and their
 //!   result agrees with what the arena scores.
+//! - **Random starts** (`selfplay_random_plies`, off by default): each pure self-play game
+//!   starts from the position reached by 0 to that many uniformly random plies (the count drawn
+//!   uniformly), which are not recorded. The arena measures on openings of a few random plies;
+//!   from the start position alone self-play keeps to the lines its sampled openings favour.
 //! - **Ply cap**: the rules' own cap, and `max_plies` when set (a draw).
 //! - **Opponent games** (`opponent_fraction`, off by default): in that share of the games one
 //!   side, Black in even-numbered games and White in odd ones, is `opponent_engine` (an
@@ -80,6 +84,8 @@ pub struct SelfPlayConfig {
     pub opponent_random_plies: u32,
     /// Share of the opponent's moves that are one-hot policy targets (0 = value-only).
     pub opponent_policy_fraction: f64,
+    /// Pure self-play games open with 0 to this many uniformly random plies (unrecorded).
+    pub selfplay_random_plies: u32,
     /// The searches' royal guard (`MctsConfig::royal_guard`).
     pub royal_guard: bool,
     /// Material adjudication (margin in centipawns, consecutive plies); `None` = off.
@@ -114,6 +120,7 @@ impl SelfPlayConfig {
             opponent,
             opponent_random_plies: c.opponent_random_plies,
             opponent_policy_fraction: c.opponent_policy_fraction,
+            selfplay_random_plies: c.selfplay_random_plies,
             royal_guard: c.royal_guard,
             adjudicate: (c.selfplay_adjudicate_cp > 0)
                 .then_some((c.selfplay_adjudicate_cp, c.selfplay_adjudicate_plies)),
@@ -243,6 +250,8 @@ impl SelfPlay {
         let mut plies = Vec::new();
         if opponent.is_some() && self.cfg.opponent_random_plies > 0 {
             (game, plies) = self.random_opening(seed);
+        } else if opponent.is_none() && self.cfg.selfplay_random_plies > 0 {
+            game = self.random_start(seed);
         }
         Slot {
             game,
@@ -279,6 +288,25 @@ impl SelfPlay {
             .map(|mv| PlyRecord { mv: notation::to_cecp(mv), value: 0.0, policy: Vec::new(), is_policy_target: false })
             .collect();
         (game, plies)
+    }
+
+    /// The start of a pure self-play game with `selfplay_random_plies` on: 0 to that many
+    /// uniformly random plies (the count drawn uniformly), from their own generators so the
+    /// game's other draws are unchanged. The game starts at the position they reach (its
+    /// `start_fen`): the random plies are neither policy nor value targets.
+    fn random_start(&self, seed: u64) -> Game {
+        let n = ChaCha8Rng::seed_from_u64(mix_seed(seed, 0x0BE4_5E1F)).gen_range(0..=self.cfg.selfplay_random_plies);
+        if n == 0 {
+            return Game::new(self.table.clone(), Position::start());
+        }
+        let opened = play::arena::random_opening(
+            &self.table,
+            Position::start(),
+            n,
+            |attempt| mix_seed(seed, 0x0BE4_5E1F_0000 + attempt),
+            |_| true,
+        );
+        Game::new(self.table.clone(), opened.position().clone())
     }
 
     /// A search for the newly started game in `slot` (after the opponent's opening move, if any).
@@ -478,6 +506,7 @@ mod tests {
             opponent: Some(check_engine("alphabeta:depth=1,tt=1").unwrap()),
             opponent_random_plies: 0,
             opponent_policy_fraction: 0.0,
+            selfplay_random_plies: 0,
             royal_guard: false,
             adjudicate: None,
             threads,
@@ -590,6 +619,44 @@ mod tests {
         // Pure self-play games (no opponent) keep the start position.
         let sp = SelfPlay::new(SelfPlayConfig { opponent_fraction: 0.0, opponent: None, ..with(1) }, table, 0, 0);
         assert!(sp.slots.iter().all(|s| s.game.ply_count() == 0), "no random plies without an opponent");
+    }
+
+    /// `selfplay_random_plies`: pure self-play games start from the position 0 to N uniformly
+    /// random plies reach (recorded as the game's start, the plies themselves not recorded),
+    /// with various counts and positions; every recorded ply is the network's own search, the
+    /// games replay and repeat whatever the thread count; off, every game starts at the start.
+    #[test]
+    fn self_play_games_open_with_unrecorded_random_plies() {
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let pure = |n, threads| SelfPlayConfig {
+            opponent_fraction: 0.0,
+            opponent: None,
+            selfplay_random_plies: n,
+            max_plies: 8,
+            ..cfg(threads)
+        };
+        let a = games_with(pure(6, 1), 12);
+        let mut starts = std::collections::HashSet::new();
+        let mut counts = std::collections::HashSet::new();
+        for f in &a {
+            let g = &f.file;
+            counts.insert(g.start_fen == Position::start().to_fen());
+            starts.insert(g.start_fen.clone());
+            // Every recorded ply is one of the network's searches: the full ones policy targets
+            // with their policy, the cheap ones value-only.
+            assert!(g.plies.iter().all(|p| p.is_policy_target == !p.policy.is_empty()), "game {}", f.index);
+            assert_eq!(g.samples(&table).unwrap().len(), g.plies.len(), "game {} replays", f.index);
+            assert_eq!(g.opponent, None);
+        }
+        assert!(starts.len() >= 6, "openings differ from game to game: {} of 12", starts.len());
+        assert_eq!(counts.len(), 2, "some games from the start position, some after random plies");
+        let b = games_with(pure(6, 2), 12);
+        assert_eq!(
+            a.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>(),
+            b.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>()
+        );
+        let off = games_with(pure(0, 1), 4);
+        assert!(off.iter().all(|f| f.file.start_fen == Position::start().to_fen()));
     }
 
     /// `selfplay_adjudicate_cp`: a game ends as a win for the side that has been ahead by the

@@ -395,6 +395,12 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
             cfg.opponent_engine,
         ));
     }
+    if cfg.selfplay_random_plies > 0 {
+        log.line(&format!(
+            "random starts: each self-play game opens with 0 to {} random plies (not recorded)",
+            cfg.selfplay_random_plies
+        ));
+    }
     if fresh_moments {
         log.line("the checkpoint has no optimiser state (an encoding-1 checkpoint upgraded on load, or one saved without it): AdamW moments start fresh");
     }
