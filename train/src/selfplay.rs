@@ -296,9 +296,6 @@ impl SelfPlay {
     /// `start_fen`): the random plies are neither policy nor value targets.
     fn random_start(&self, seed: u64) -> Game {
         let n = ChaCha8Rng::seed_from_u64(mix_seed(seed, 0x0BE4_5E1F)).gen_range(0..=self.cfg.selfplay_random_plies);
-        if n == 0 {
-            return Game::new(self.table.clone(), Position::start());
-        }
         let opened = play::arena::random_opening(
             &self.table,
             Position::start(),
