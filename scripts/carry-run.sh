@@ -33,7 +33,7 @@ save)
     if [ -d "$run/games" ] && [ -n "$window" ]; then
         find "$run/games" -name '*.chunk' -printf '%T@ %P\n' | sort -rn |
             awk -v w="$window" '{ match($2, /-p[0-9]+\.chunk$/); n = substr($2, RSTART + 2, RLENGTH - 8);
-                                  if (sum >= w) exit; sum += n; print "games/" $2 }' > "$carry/.games.list"
+                                  if (sum >= w) next; sum += n; print "games/" $2 }' > "$carry/.games.list"
         tar -C "$run" -cf - -T "$carry/.games.list" | xz -1 -T1 > "$carry/.games.tar.xz.tmp"
         mv "$carry/.games.tar.xz.tmp" "$carry/games.tar.xz"
         echo "carried $(wc -l < "$carry/.games.list") game chunks ($(du -h "$carry/games.tar.xz" | cut -f1))"
