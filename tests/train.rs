@@ -293,11 +293,14 @@ fn a_run_carried_over_without_its_games_keeps_training() {
 fn a_bootstrapped_run_learns_from_the_teacher_then_plays_itself_and_is_evaluated() {
     let dir = tmpdir("boot");
     std::fs::create_dir_all(&dir).unwrap();
-    // The tiny config with evaluation every 30 steps, at fixed depth and at equal time.
+    // The tiny config with evaluation every 30 steps, at fixed depth and at equal time, from
+    // balanced 4-ply openings.
     let cfg = read(Path::new(TINY))
         .replace("\"net-tiny.toml\"", &format!("{:?}", concat!(env!("CARGO_MANIFEST_DIR"), "/configs/net-tiny.toml")))
         .replace("eval_every_checkpoints = 0", "eval_every_checkpoints = 3")
-        .replace("eval_movetime_ms = 0", "eval_movetime_ms = 20");
+        .replace("eval_movetime_ms = 0", "eval_movetime_ms = 20")
+        .replace("eval_opening_plies = 2", "eval_opening_plies = 4")
+        .replace("eval_balanced_cp = 0", "eval_balanced_cp = 150");
     let cfg_path = dir.join("boot.toml");
     std::fs::write(&cfg_path, cfg).unwrap();
     let run = dir.join("run");
@@ -325,6 +328,28 @@ fn a_bootstrapped_run_learns_from_the_teacher_then_plays_itself_and_is_evaluated
         assert!(run.join(format!("eval/step-000000030-vs-{name}.pgn")).exists(), "{name}");
     }
     assert!(read(&run.join("eval/step-000000030-vs-equal-time.pgn")).contains("alphabeta:time=20ms"));
+    // Each pair of games opens with the same 4 plies, and alpha-beta at depth 3 scores the
+    // position they reach within 150 cp (the arena's --balanced check).
+    let pgn = read(&run.join("eval/step-000000030-vs-baseline.pgn"));
+    let openings: Vec<Vec<String>> = pgn
+        .lines()
+        .filter(|l| l.starts_with("1. "))
+        .map(|l| l.split_whitespace().filter(|w| !w.ends_with('.')).take(4).map(str::to_string).collect())
+        .collect();
+    assert!(openings.len() >= 2 && openings.len() % 2 == 0, "{pgn}");
+    for pair in openings.chunks(2) {
+        assert_eq!(pair[0], pair[1], "a pair shares its opening");
+        let mut args = vec!["go", "--engine", "alphabeta:depth=3", "--moves"];
+        args.extend(pair[0].iter().map(String::as_str));
+        let o = tenjiku(&args);
+        ok(&o);
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let score: i32 = out
+            .lines()
+            .find_map(|l| l.strip_prefix("depth 3 score ")?.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no depth-3 score in {out}"));
+        assert!(score.abs() <= 150, "opening {:?} scores {score}", pair[0]);
+    }
 
     // A resume must keep the run's bootstrap setting.
     assert_one_line_error(

@@ -62,6 +62,10 @@ fn default_adjudicate_plies() -> u32 {
     16
 }
 
+fn default_eval_opening_plies() -> u32 {
+    crate::run::EVAL_OPENING_PLIES
+}
+
 fn default_opponent_engine() -> String {
     "alphabeta:depth=2,tt=8".into()
 }
@@ -207,6 +211,15 @@ pub struct RunConfig {
     /// Milliseconds per move of the equal-time evaluation (0: off).
     #[serde(default)]
     pub eval_movetime_ms: u64,
+    /// Uniformly random plies from the start position that open each pair of evaluation games
+    /// (2 when absent: [`EVAL_OPENING_PLIES`](crate::run::EVAL_OPENING_PLIES)).
+    #[serde(default = "default_eval_opening_plies")]
+    pub eval_opening_plies: u32,
+    /// Balanced evaluation openings: the random plies are drawn again until alpha-beta at
+    /// depth 3 scores the position within this many centipawns, as `tenjiku arena --balanced`
+    /// does (0 = off: any opening).
+    #[serde(default)]
+    pub eval_balanced_cp: i32,
 
     // --- reporting ---
     pub report_every_steps: u64,
@@ -258,7 +271,7 @@ impl RunConfig {
 
 /// Fields that may change between the start of a run and a resume (how and how long it runs,
 /// and how it is measured, not what it learns); [`RunConfig::first_difference`] ignores them.
-pub const RUNTIME_FIELDS: [&str; 13] = [
+pub const RUNTIME_FIELDS: [&str; 15] = [
     "network",
     "backend",
     "precision",
@@ -272,6 +285,8 @@ pub const RUNTIME_FIELDS: [&str; 13] = [
     "eval_adjudicate_cp",
     "eval_adjudicate_plies",
     "eval_movetime_ms",
+    "eval_opening_plies",
+    "eval_balanced_cp",
 ];
 
 /// Beyond a few dozen random plies an opening is no longer an opening but a lost position for
@@ -374,7 +389,7 @@ impl RunConfig {
         let bad = |field: &'static str, why: &str| Err(FieldError { field, why: why.to_string() });
         let fraction = |x: f64| (0.0..=1.0).contains(&x);
         // Counts and sizes: each in its documented range (configs/cpu.toml).
-        let counts: [(&'static str, u64, u64, u64); 17] = [
+        let counts: [(&'static str, u64, u64, u64); 18] = [
             ("threads", self.threads as u64, 1, MAX_THREADS),
             ("concurrent_games", self.concurrent_games as u64, 1, MAX_CONCURRENT_GAMES),
             ("visits", self.visits as u64, 1, MAX_VISITS),
@@ -391,6 +406,7 @@ impl RunConfig {
             ("eval_visits", self.eval_visits as u64, 1, MAX_VISITS),
             ("eval_max_plies", self.eval_max_plies as u64, 0, MAX_PLIES),
             ("eval_movetime_ms", self.eval_movetime_ms, 0, 86_400_000),
+            ("eval_opening_plies", self.eval_opening_plies as u64, 0, MAX_OPPONENT_RANDOM_PLIES as u64),
             ("report_every_steps", self.report_every_steps, 1, u64::MAX),
         ];
         for (field, value, lo, hi) in counts {
@@ -486,6 +502,10 @@ impl RunConfig {
             if cp > 0 && !(1..=MAX_PLIES as u32).contains(&plies) {
                 return bad(plies_field, &format!("is {plies}, expected 1 to {MAX_PLIES} when `{cp_field}` > 0"));
             }
+        }
+        if !(0..=MAX_ADJUDICATE_CP).contains(&self.eval_balanced_cp) {
+            let cp = self.eval_balanced_cp;
+            return bad("eval_balanced_cp", &format!("is {cp}, expected 0 (any opening) to {MAX_ADJUDICATE_CP}"));
         }
         if self.bootstrap != Bootstrap::None {
             if let Err(e) = crate::games::check_engine(&self.bootstrap_engine) {
@@ -677,6 +697,9 @@ mod tests {
             ("eval_baseline", "\"nosuch\"", "field `eval_baseline` bad engine spec 'nosuch': unknown engine 'nosuch'"),
             ("eval_baseline", "\"alphabeta:depth=0\"", "'depth=0' is out of range (expected 1 to 48)"),
             ("eval_movetime_ms", "100000000000", "field `eval_movetime_ms` is 100000000000, expected 0 to 86400000"),
+            ("eval_opening_plies", "41", "field `eval_opening_plies` is 41, expected 0 to 40"),
+            ("eval_balanced_cp", "2000000", "field `eval_balanced_cp` is 2000000, expected 0 (any opening) to 1000000"),
+            ("eval_balanced_cp", "-1", "field `eval_balanced_cp` is -1, expected 0 (any opening) to 1000000"),
         ] {
             let line = TINY.lines().find(|l| l.starts_with(&format!("{field} = "))).unwrap();
             let e = RunConfig::from_toml(&TINY.replace(line, &format!("{field} = {value}")), "x.toml")

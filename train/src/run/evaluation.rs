@@ -1,21 +1,27 @@
 //! Evaluation games: every `eval_every_checkpoints` checkpoints, the new network (MCTS at
 //! `eval_visits`) plays `eval_games` arena games against the previously evaluated checkpoint,
 //! against `eval_baseline` and, with `eval_movetime_ms`, against plain alpha-beta at equal time
-//! per move. Elo and its 95% interval go into a metrics row, the games into `eval/`.
+//! per move, from `eval_opening_plies` random plies (balanced within `eval_balanced_cp` when
+//! set). Elo and its 95% interval go into a metrics row, the games into `eval/`.
 
 use crate::config::RunConfig;
 use crate::learner::checkpoint_name;
 use crate::metrics::{Log, Row};
 use engine::Rules;
-use play::arena::{self, Adjudication, ArenaConfig, ArenaReport};
+use play::arena::{self, Adjudication, ArenaConfig, ArenaReport, Balance};
 use search::EngineSpec;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Random plies from the start position before each pair of evaluation games: few, because a
-/// random ply in Tenjiku often leaves a royal en prise and the game is then decided by the
-/// opening (fair within a colour-swapped pair, but it dilutes the comparison).
+/// Random plies from the start position before each pair of evaluation games when the config
+/// does not say (`eval_opening_plies`): few, because a random ply in Tenjiku often leaves a
+/// royal en prise and the game is then decided by the opening (fair within a colour-swapped
+/// pair, but it dilutes the comparison) unless the openings are balanced (`eval_balanced_cp`).
 pub const EVAL_OPENING_PLIES: u32 = 2;
+
+/// Depth of the alpha-beta search that checks a balanced evaluation opening (the arena's
+/// `--balanced-depth` default).
+pub const EVAL_BALANCE_DEPTH: u32 = 3;
 
 /// Elo and half the width of its 95% interval.
 fn elo_of(r: &ArenaReport) -> (Option<f64>, Option<f64>) {
@@ -61,9 +67,9 @@ pub(super) fn evaluate(
             rules: rules.clone(),
             rules_tag: rules_tag.to_string(),
             games: cfg.eval_games,
-            opening_plies: EVAL_OPENING_PLIES,
+            opening_plies: cfg.eval_opening_plies,
             opening_fens: Vec::new(),
-            balance: None,
+            balance: (cfg.eval_balanced_cp > 0).then_some(Balance { depth: EVAL_BALANCE_DEPTH, max_cp: cfg.eval_balanced_cp }),
             concurrency: 1,
             seed: search::mix_seed(cfg.seed ^ 0xE7A1, step),
             adjudication: Adjudication {
