@@ -323,6 +323,83 @@ fn royal_guard_matches_the_slow_check_over_random_games() {
     assert!(positions > 300 && mixed > 20, "{positions} positions, {mixed} with losing moves");
 }
 
+/// Whether `m` lets the opponent mate in one: a reply takes the mover's last royal, or attacks
+/// it (per the slow reference) and leaves no move that keeps it (the slow reference of the
+/// mate guard; `m` itself does not take the opponent's last royal).
+fn allows_mate(t: &MoveTable, pos: &Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let mut after = *pos;
+    after.play(t, m);
+    if after.royal_count(us) != 1 || after.royal_count(us.other()) == 0 {
+        return after.royal_count(us) == 0;
+    }
+    engine::legal_moves(&after, t).into_iter().any(|r| {
+        let mut p = after;
+        p.play(t, r);
+        if p.royal_count(us) == 0 {
+            return true;
+        }
+        let mut attacked = p;
+        attacked.set_side_to_move(us.other());
+        p.royal_count(us.other()) > 0
+            && can_take_royal(t, &attacked)
+            && engine::legal_moves(&p, t).into_iter().all(|e| loses_royal(t, &p, e))
+    })
+}
+
+/// The mate guard (`guard=2`) over random games from the start position: at the root the
+/// priors are zero exactly for the moves that lose the last royal at once or let the opponent
+/// mate in one (per the slow references), unless every move does one or the other (then the
+/// royal guard's flags alone), with and without root noise; the move chosen is never such a
+/// move while another exists.
+#[test]
+fn mate_guard_matches_the_slow_reference_over_random_games() {
+    use rand::{Rng, SeedableRng};
+    let t = table();
+    let (mut positions, mut mated) = (0usize, 0usize);
+    for game_seed in 0..4u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1000 + game_seed);
+        let mut g = Game::new(t.clone(), Position::start());
+        for ply in 0..48 {
+            if g.is_over() {
+                break;
+            }
+            let pos = *g.position();
+            let legal = g.legal_moves();
+            if ply % 4 != 3 || can_take_royal(&t, &pos) {
+                g.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+                continue;
+            }
+            let losing: Vec<bool> = legal.iter().map(|&m| loses_royal(&t, &pos, m)).collect();
+            let mating: Vec<bool> = legal.iter().zip(&losing).map(|(&m, &l)| l || allows_mate(&t, &pos, m)).collect();
+            let want: Vec<bool> = if mating.iter().all(|&f| f) {
+                if losing.iter().all(|&l| l) {
+                    vec![false; legal.len()]
+                } else {
+                    losing.clone()
+                }
+            } else {
+                mating.clone()
+            };
+            for (gumbel, noise) in [(Some(4), false), (None, true)] {
+                let c = MctsConfig { mate_guard: true, noise, seed: game_seed, ..guarded(8, gumbel) };
+                let r = run(c, &g, &mut UniformEvaluator);
+                for (m, &w) in legal.iter().zip(&want) {
+                    let prior = r.root_moves.iter().find(|x| x.mv == *m).unwrap().prior;
+                    assert_eq!(prior == 0.0, w, "game {game_seed} ply {ply} noise {noise}: {m} prior {prior}");
+                }
+                let i = legal.iter().position(|&m| m == r.best).unwrap();
+                assert!(!want[i], "game {game_seed} ply {ply}: {} was taken out", r.best);
+            }
+            positions += 1;
+            mated += (mating.iter().zip(&losing).any(|(&m, &l)| m && !l) && !mating.iter().all(|&f| f)) as usize;
+            g.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+        }
+    }
+    // Exercised: positions where some move lets the opponent mate in one and another does not.
+    assert!(positions > 25 && mated > 10, "{positions} positions, {mated} with mating replies");
+}
+
 // ---- the better of two moves ----------------------------------------------------------------
 
 /// Black's Queen (h8) can take a White Rook (l12) defended by a Gold (l13), or an undefended

@@ -150,6 +150,12 @@ pub struct RunConfig {
     /// are scored as lost without a network call.
     #[serde(default)]
     pub royal_guard: bool,
+    /// The searches' mate guard (`search::mcts::MctsConfig::mate_guard`, needs `royal_guard`):
+    /// at each search's root, moves that let the opponent mate in one (a reply that attacks
+    /// the last royal and leaves no escape) get no prior and no policy target either, while a
+    /// move without that flaw exists.
+    #[serde(default)]
+    pub mate_guard: bool,
     /// Self-play games (and opponent games) are won by a side ahead by at least this many
     /// centipawns of plain material (`search::values::material_balance`) for
     /// `selfplay_adjudicate_plies` consecutive plies, as the arena's and the in-loop
@@ -299,7 +305,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 12] = [
+pub const SCHEDULE_FIELDS: [&str; 13] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -309,6 +315,7 @@ pub const SCHEDULE_FIELDS: [&str; 12] = [
     "selfplay_material_mix",
     "value_q_weight",
     "royal_guard",
+    "mate_guard",
     "selfplay_adjudicate_cp",
     "selfplay_adjudicate_plies",
     "selfplay_random_plies",
@@ -438,9 +445,10 @@ impl RunConfig {
         if !fraction(self.opponent_policy_fraction) {
             return bad("opponent_policy_fraction", "must be in [0, 1]");
         }
-        for (name, plies) in
-            [("opponent_random_plies", self.opponent_random_plies), ("selfplay_random_plies", self.selfplay_random_plies)]
-        {
+        for (name, plies) in [
+            ("opponent_random_plies", self.opponent_random_plies),
+            ("selfplay_random_plies", self.selfplay_random_plies),
+        ] {
             if plies > MAX_OPPONENT_RANDOM_PLIES {
                 return bad(name, &format!("is {plies}, expected 0 to {MAX_OPPONENT_RANDOM_PLIES}"));
             }
@@ -502,6 +510,9 @@ impl RunConfig {
             if cp > 0 && !(1..=MAX_PLIES as u32).contains(&plies) {
                 return bad(plies_field, &format!("is {plies}, expected 1 to {MAX_PLIES} when `{cp_field}` > 0"));
             }
+        }
+        if self.mate_guard && !self.royal_guard {
+            return bad("mate_guard", "needs `royal_guard = true` (the mate guard extends the royal guard's screen)");
         }
         if !(0..=MAX_ADJUDICATE_CP).contains(&self.eval_balanced_cp) {
             let cp = self.eval_balanced_cp;
@@ -777,6 +788,13 @@ mod tests {
         assert_eq!(loaded.schedule_changes(&m).len(), 3);
         let e = m.clone().set_field("royal_guard=2").unwrap_err().to_string();
         assert!(e.contains("royal_guard"), "{e}");
+        // The mate guard: off when absent, a schedule field, only with the royal guard.
+        assert!(!m.mate_guard);
+        let mut g = m.clone();
+        g.set_field("mate_guard=true").unwrap();
+        assert!(g.mate_guard && loaded.first_difference(&g).is_none());
+        let e = loaded.clone().set_field("mate_guard=true").unwrap_err().to_string();
+        assert!(e.contains("`mate_guard` needs `royal_guard = true`"), "{e}");
         // Self-play material adjudication: off when absent (16 plies once on), a schedule field.
         assert_eq!((m.selfplay_adjudicate_cp, m.selfplay_adjudicate_plies), (0, 16));
         let mut a = m.clone();

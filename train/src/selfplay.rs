@@ -88,6 +88,8 @@ pub struct SelfPlayConfig {
     pub selfplay_random_plies: u32,
     /// The searches' royal guard (`MctsConfig::royal_guard`).
     pub royal_guard: bool,
+    /// The searches' mate guard at the root (`MctsConfig::mate_guard`).
+    pub mate_guard: bool,
     /// Material adjudication (margin in centipawns, consecutive plies); `None` = off.
     pub adjudicate: Option<(i32, u32)>,
     pub threads: usize,
@@ -122,6 +124,7 @@ impl SelfPlayConfig {
             opponent_policy_fraction: c.opponent_policy_fraction,
             selfplay_random_plies: c.selfplay_random_plies,
             royal_guard: c.royal_guard,
+            mate_guard: c.mate_guard,
             adjudicate: (c.selfplay_adjudicate_cp > 0)
                 .then_some((c.selfplay_adjudicate_cp, c.selfplay_adjudicate_plies)),
             threads: c.threads,
@@ -226,6 +229,7 @@ impl SelfPlay {
             temperature_plies: 0,
             seed,
             royal_guard: self.cfg.royal_guard,
+            mate_guard: self.cfg.mate_guard,
             ..MctsConfig::new(self.cfg.visits)
         }
     }
@@ -505,6 +509,7 @@ mod tests {
             opponent_policy_fraction: 0.0,
             selfplay_random_plies: 0,
             royal_guard: false,
+            mate_guard: false,
             adjudicate: None,
             threads,
             seed: 5,

@@ -91,8 +91,15 @@ pub struct MctsConfig {
     /// test); such moves get prior 0 (the search and the policy target pass them over while a
     /// safe move exists), and a node whose every move is such a loss is scored as a loss for
     /// its side to move without a network call (a one-move proof, as a node whose side to move
-    /// takes the last royal is scored a win). Spec key `guard` (0/1).
+    /// takes the last royal is scored a win). Spec key `guard` (0/1; 2 adds the mate guard).
     pub royal_guard: bool,
+    /// Mate guard (with `royal_guard`): at the root, each move is also screened for letting
+    /// the opponent mate in one (a reply that attacks the last royal and leaves no escape,
+    /// [`terminal::allows_mate_in_one`](self::terminal)); such moves get prior 0 too while a
+    /// move without either flaw exists, so neither the move played nor the policy target is
+    /// one. At the root only (a few milliseconds a search): the two-ply test is too slow for
+    /// every node. Spec key `guard=2`.
+    pub mate_guard: bool,
 }
 
 /// Below this many visits [`MctsConfig::new`] picks the Gumbel root search.
@@ -124,6 +131,7 @@ impl MctsConfig {
             batch_per_tree: 4,
             seed: 0,
             royal_guard: false,
+            mate_guard: false,
         }
     }
     /// Self-play settings: [`MctsConfig::new`] plus root noise and, for PUCT, temperature 1
@@ -140,7 +148,7 @@ impl MctsConfig {
     /// range: `visits` (`nodes` is a synonym; 1 to 10,000,000), `time` (per move), `cpuct`
     /// (0 to 100), `fpu` (0 to 10), `gumbel` (considered actions, 2 to 256, or 0 = PUCT; unset:
     /// by the visit budget), `batch` (1 to 4096), `seed`, `noise` (0/1), `temp` (0 to 10),
-    /// `temp_plies` (0 to 1000), `guard` (0/1, [`MctsConfig::royal_guard`]). Other keys are left
+    /// `temp_plies` (0 to 1000), `guard` (0/1/2, [`MctsConfig::royal_guard`], [`MctsConfig::mate_guard`]). Other keys are left
     /// to the caller (e.g. `checkpoint`).
     pub fn apply_spec(spec: &EngineSpec) -> Result<(MctsConfig, Limits), SpecError> {
         let visits = match spec.number_in::<u32>("visits", 1, MAX_VISITS)? {
@@ -175,8 +183,9 @@ impl MctsConfig {
         if let Some(t) = spec.number_in("temp_plies", 0, 1000)? {
             c.temperature_plies = t;
         }
-        if let Some(g) = spec.number_in::<u8>("guard", 0, 1)? {
+        if let Some(g) = spec.number_in::<u8>("guard", 0, 2)? {
             c.royal_guard = g != 0;
+            c.mate_guard = g == 2;
         }
         let limits = Limits { nodes: visits.map(|v| v as u64), movetime: spec.duration("time")?, ..Limits::default() };
         Ok((c, limits))

@@ -15,7 +15,7 @@
 
 use super::gumbel::{dirichlet, GumbelState};
 use super::puct::{select_inner, set_priors, sort_tail, RootSel, SORTED_PREFIX};
-use super::terminal::{classify, screen_royal_losses, winning_move, Class};
+use super::terminal::{allows_mate_in_one, classify, screen_royal_losses, winning_move, Class};
 use super::tree::{Edge, IdHash, NodeState, Tree, NONE};
 use super::{value_to_cp, EvalRequest, Evaluation, MctsConfig, RootMove, SearchResult};
 use crate::alphabeta::threats::Threats;
@@ -99,6 +99,9 @@ pub struct Search {
     /// that move loses the mover's last royal at once (empty when the guard is off).
     threats: Option<Threats>,
     leaf_unsafe: Vec<bool>,
+    /// Mate guard: per root edge (in edge order) whether `guard_root_mates` took it out, when
+    /// it took any out (read by the root noise).
+    root_mates: Option<Vec<bool>>,
     unsafe_scratch: Vec<bool>,
     prior_scratch: Vec<f32>,
     sort_keys: Vec<u32>,
@@ -136,6 +139,7 @@ impl Search {
             leaf_moves: Vec::new(),
             threats: None,
             leaf_unsafe: Vec::new(),
+            root_mates: None,
             unsafe_scratch: Vec::new(),
             prior_scratch: Vec::new(),
             sort_keys: Vec::new(),
@@ -303,6 +307,10 @@ impl Search {
 
     /// Root priors, noise, Gumbel sampling: once the root has its evaluation.
     fn init_root(&mut self) {
+        self.root_mates = None;
+        if self.cfg.mate_guard {
+            self.guard_root_mates();
+        }
         let r = self.tree.edges(0);
         let mut priors: Vec<f32> = r.clone().map(|e| self.tree.prior(e)).collect();
         if let Some(m) = self.cfg.gumbel {
@@ -315,15 +323,55 @@ impl Search {
                 *p = (1.0 - f) * *p + f * n as f32;
             }
             if let Some(th) = self.threats.as_mut() {
-                // The noise must not bring back the moves the guard took out.
+                // The noise must not bring back the moves the guards took out.
                 let moves: Vec<Move> = self.tree.node_moves(0).collect();
                 let mut lost = Vec::new();
-                if !screen_royal_losses(&self.table, self.game.position(), &moves, th, &mut lost) {
-                    priors.iter_mut().zip(&lost).filter(|(_, &l)| l).for_each(|(p, _)| *p = 0.0);
+                if let Some(flags) = self.root_mates.take() {
+                    lost = flags;
+                } else if screen_royal_losses(&self.table, self.game.position(), &moves, th, &mut lost) {
+                    lost.iter_mut().for_each(|l| *l = false);
                 }
+                priors.iter_mut().zip(&lost).filter(|(_, &l)| l).for_each(|(p, _)| *p = 0.0);
             }
         }
         self.root.init(&self.tree, priors);
+    }
+
+    /// Mate guard at the root: moves that let the last royal be taken at once or let the
+    /// opponent mate in one get prior 0, unless every move is one of those (then only the
+    /// first kind is left out, as the royal guard does everywhere).
+    fn guard_root_mates(&mut self) {
+        let Some(th) = self.threats.as_mut() else { return };
+        let t: &MoveTable = &self.table;
+        let pos = *self.game.position();
+        let moves: Vec<Move> = self.tree.node_moves(0).collect();
+        let mut flagged = Vec::new();
+        if screen_royal_losses(t, &pos, &moves, th, &mut flagged) {
+            return;
+        }
+        let before = flagged.iter().filter(|&&f| f).count();
+        let (mut replies, mut ours) = (MoveList::new(), MoveList::new());
+        for (f, &m) in flagged.iter_mut().zip(&moves) {
+            if !*f {
+                let mut after = pos;
+                after.play(t, m);
+                *f = allows_mate_in_one(t, &after, th, &mut replies, &mut ours);
+            }
+        }
+        let after = flagged.iter().filter(|&&f| f).count();
+        if after == before || after == moves.len() {
+            return;
+        }
+        let priors: Vec<f32> = self
+            .tree
+            .edges(0)
+            .zip(&flagged)
+            .map(|(e, &f)| if f { 0.0 } else { self.tree.prior(e).max(1e-6) })
+            .collect();
+        set_priors(&mut self.tree, 0, &priors);
+        // set_priors reorders the edges: the flags follow their moves.
+        let flagged_moves: Vec<Move> = moves.iter().zip(&flagged).filter(|(_, &f)| f).map(|(&m, _)| m).collect();
+        self.root_mates = Some(self.tree.node_moves(0).map(|m| flagged_moves.contains(&m)).collect());
     }
 
     /// Whether more simulations should be started now (PUCT).

@@ -151,6 +151,54 @@ pub(super) fn screen_royal_losses(
     all
 }
 
+/// Mate guard: whether the side to move in `after` (the opponent of the side that has just
+/// moved there) has a reply that takes that side's last royal at once, or that attacks it and
+/// leaves no escape (every move of the side lets its last royal be taken at once, or it has no
+/// move): a mate in one. Only replies after which the royal is attacked are looked at (a
+/// position where every move exposes an unattacked royal is not searched for). A side with
+/// two royals is never mated in one. `replies` and `ours` are scratch lists.
+pub(super) fn allows_mate_in_one(
+    t: &MoveTable,
+    after: &Position,
+    threats: &mut Threats,
+    replies: &mut MoveList,
+    ours: &mut MoveList,
+) -> bool {
+    let them = after.side_to_move();
+    let us = them.other();
+    if after.royal_count(us) != 1 || after.royal_count(them) == 0 {
+        return false;
+    }
+    generate(after, t, replies);
+    for &r in replies.iter() {
+        let mut p = *after;
+        p.play(t, r);
+        if p.royal_count(us) == 0 {
+            return true;
+        }
+        if p.royal_count(them) == 0 || !threats.in_check(t, &p) {
+            continue;
+        }
+        generate(&p, t, ours);
+        let escape = ours.iter().any(|&e| {
+            let mut q = p;
+            q.play(t, e);
+            if q.royal_count(us) == 0 {
+                return false;
+            }
+            if q.royal_count(them) == 0 {
+                return true;
+            }
+            q.set_side_to_move(us);
+            !threats.in_check(t, &q)
+        });
+        if !escape {
+            return true;
+        }
+    }
+    false
+}
+
 /// Royal flags by cell code: 1 Black royal, 2 White royal, 0 anything else.
 fn royal_codes() -> &'static [u8; 256] {
     static T: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
@@ -221,6 +269,71 @@ mod tests {
     use super::*;
     use engine::Rules;
     use rand::{Rng, SeedableRng};
+
+    /// Slow reference of the check test: every reply of the opponent played.
+    fn royal_capturable(t: &MoveTable, pos: &Position, side: engine::Color) -> bool {
+        let mut p = *pos;
+        p.set_side_to_move(side.other());
+        p.royal_count(side) == 1
+            && engine::legal_moves(&p, t).into_iter().any(|r| {
+                let mut q = p;
+                q.play(t, r);
+                q.royal_count(side) == 0
+            })
+    }
+
+    /// The mate guard against a slow reference (every move generated with `legal_moves` and
+    /// every check found by playing every reply) on random games: some moves are flagged,
+    /// some are not (random play leaves royals open, so many are).
+    #[test]
+    fn mate_guard_matches_the_slow_reference_over_random_games() {
+        let t = MoveTable::new(&Rules::standard());
+        let mut th = Threats::new(&t);
+        let (mut a, mut b) = (MoveList::new(), MoveList::new());
+        let (mut flagged, mut clear) = (0, 0);
+        for seed in 0..2u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(100 + seed);
+            let mut pos = Position::start();
+            for ply in 0..36 {
+                let moves = engine::legal_moves(&pos, &t);
+                let us = pos.side_to_move();
+                let them = us.other();
+                if moves.is_empty() || pos.royal_count(us) == 0 || pos.royal_count(them) == 0 {
+                    break;
+                }
+                if ply % 12 == 11 {
+                    for &m in &moves {
+                        let mut after = pos;
+                        after.play(&t, m);
+                        let fast = allows_mate_in_one(&t, &after, &mut th, &mut a, &mut b);
+                        let slow = after.royal_count(us) == 1
+                            && after.royal_count(them) > 0
+                            && engine::legal_moves(&after, &t).into_iter().any(|r| {
+                                let mut p = after;
+                                p.play(&t, r);
+                                p.royal_count(us) == 0
+                                    || (p.royal_count(them) > 0
+                                        && royal_capturable(&t, &p, us)
+                                        && engine::legal_moves(&p, &t).into_iter().all(|e| {
+                                            let mut q = p;
+                                            q.play(&t, e);
+                                            q.royal_count(us) == 0
+                                                || (q.royal_count(them) > 0 && royal_capturable(&t, &q, us))
+                                        }))
+                            });
+                        assert_eq!(fast, slow, "seed {seed} ply {ply} {m}: {}", engine::to_fen(&pos));
+                        if fast {
+                            flagged += 1;
+                        } else {
+                            clear += 1;
+                        }
+                    }
+                }
+                pos.play(&t, moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(flagged > 10 && clear > 10, "flagged {flagged}, clear {clear}");
+    }
 
     /// The screen against the slow reference (every opponent reply played) on random games.
     #[test]

@@ -43,7 +43,9 @@ pub(super) fn evaluate(
         // The network is rated with the search its self-play uses.
         keys += &format!(",material_mix={}", cfg.selfplay_material_mix);
     }
-    if cfg.royal_guard {
+    if cfg.mate_guard {
+        keys += ",guard=2";
+    } else if cfg.royal_guard {
         keys += ",guard=1";
     }
     let mcts = |s: u64| {
@@ -69,7 +71,8 @@ pub(super) fn evaluate(
             games: cfg.eval_games,
             opening_plies: cfg.eval_opening_plies,
             opening_fens: Vec::new(),
-            balance: (cfg.eval_balanced_cp > 0).then_some(Balance { depth: EVAL_BALANCE_DEPTH, max_cp: cfg.eval_balanced_cp }),
+            balance: (cfg.eval_balanced_cp > 0)
+                .then_some(Balance { depth: EVAL_BALANCE_DEPTH, max_cp: cfg.eval_balanced_cp }),
             concurrency: 1,
             seed: search::mix_seed(cfg.seed ^ 0xE7A1, step),
             adjudication: Adjudication {
