@@ -356,7 +356,7 @@ fn allows_mate(t: &MoveTable, pos: &Position, m: Move) -> bool {
 fn mate_guard_matches_the_slow_reference_over_random_games() {
     use rand::{Rng, SeedableRng};
     let t = table();
-    let (mut positions, mut mated) = (0usize, 0usize);
+    let (mut positions, mut mated, mut budgeted) = (0usize, 0usize, 0usize);
     for game_seed in 0..4u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1000 + game_seed);
         let mut g = Game::new(t.clone(), Position::start());
@@ -391,6 +391,18 @@ fn mate_guard_matches_the_slow_reference_over_random_games() {
                 let i = legal.iter().position(|&m| m == r.best).unwrap();
                 assert!(!want[i], "game {game_seed} ply {ply}: {} was taken out", r.best);
             }
+            // With a budget of 3 passing moves: only flagged moves lose their prior, and at
+            // least 3 moves (or every one that passes) keep theirs.
+            let c = MctsConfig { mate_guard: true, mate_guard_moves: 3, seed: game_seed, ..guarded(8, Some(4)) };
+            let r = run(c, &g, &mut UniformEvaluator);
+            let kept = r.root_moves.iter().filter(|x| x.prior > 0.0).count();
+            let passing = want.iter().filter(|&&w| !w).count();
+            assert!(kept >= passing.min(3), "game {game_seed} ply {ply}: {kept} moves keep a prior");
+            for (m, &w) in legal.iter().zip(&want) {
+                let prior = r.root_moves.iter().find(|x| x.mv == *m).unwrap().prior;
+                assert!(prior > 0.0 || w, "game {game_seed} ply {ply}: {m} lost its prior with a budget");
+            }
+            budgeted += r.root_moves.iter().filter(|x| x.prior == 0.0).count();
             positions += 1;
             mated += (mating.iter().zip(&losing).any(|(&m, &l)| m && !l) && !mating.iter().all(|&f| f)) as usize;
             g.play(legal[rng.gen_range(0..legal.len())]).unwrap();
@@ -398,6 +410,7 @@ fn mate_guard_matches_the_slow_reference_over_random_games() {
     }
     // Exercised: positions where some move lets the opponent mate in one and another does not.
     assert!(positions > 25 && mated > 10, "{positions} positions, {mated} with mating replies");
+    assert!(budgeted > 0, "the budgeted guard took nothing out");
 }
 
 // ---- the better of two moves ----------------------------------------------------------------

@@ -230,6 +230,10 @@ impl SelfPlay {
             seed,
             royal_guard: self.cfg.royal_guard,
             mate_guard: self.cfg.mate_guard,
+            // The Gumbel root considers the top `gumbel_considered` moves (Gumbel noise
+            // brings in others now and then): screening twice as many keeps the cost to a few
+            // milliseconds a search.
+            mate_guard_moves: 2 * self.cfg.gumbel_considered as u32,
             ..MctsConfig::new(self.cfg.visits)
         }
     }

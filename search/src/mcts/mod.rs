@@ -100,6 +100,11 @@ pub struct MctsConfig {
     /// one. At the root only (a few milliseconds a search): the two-ply test is too slow for
     /// every node. Spec key `guard=2`.
     pub mate_guard: bool,
+    /// Mate guard budget: the root's moves are screened in decreasing prior order until this
+    /// many pass (0: every move is screened). Self-play, whose Gumbel root considers only its
+    /// top few moves, screens a few times that many: a middlegame root has 100–200 moves and
+    /// the full screen costs tens of milliseconds there, more than the 32-visit search.
+    pub mate_guard_moves: u32,
 }
 
 /// Below this many visits [`MctsConfig::new`] picks the Gumbel root search.
@@ -132,6 +137,7 @@ impl MctsConfig {
             seed: 0,
             royal_guard: false,
             mate_guard: false,
+            mate_guard_moves: 0,
         }
     }
     /// Self-play settings: [`MctsConfig::new`] plus root noise and, for PUCT, temperature 1

@@ -339,7 +339,9 @@ impl Search {
 
     /// Mate guard at the root: moves that let the last royal be taken at once or let the
     /// opponent mate in one get prior 0, unless every move is one of those (then only the
-    /// first kind is left out, as the royal guard does everywhere).
+    /// first kind is left out, as the royal guard does everywhere). With a budget
+    /// (`mate_guard_moves`) the moves are screened for mates in decreasing prior order until
+    /// that many pass; the rest keep their priors.
     fn guard_root_mates(&mut self) {
         let Some(th) = self.threats.as_mut() else { return };
         let t: &MoveTable = &self.table;
@@ -349,26 +351,33 @@ impl Search {
         if screen_royal_losses(t, &pos, &moves, th, &mut flagged) {
             return;
         }
-        let before = flagged.iter().filter(|&&f| f).count();
+        let priors: Vec<f32> = self.tree.edges(0).map(|e| self.tree.prior(e)).collect();
+        let mut order: Vec<usize> = (0..moves.len()).filter(|&i| !flagged[i]).collect();
+        order.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]).then(a.cmp(&b)));
+        let budget = match self.cfg.mate_guard_moves {
+            0 => usize::MAX,
+            k => k as usize,
+        };
         let (mut replies, mut ours) = (MoveList::new(), MoveList::new());
-        for (f, &m) in flagged.iter_mut().zip(&moves) {
-            if !*f {
-                let mut after = pos;
-                after.play(t, m);
-                *f = allows_mate_in_one(t, &after, th, &mut replies, &mut ours);
+        let (mut passed, mut mates) = (0usize, 0usize);
+        for i in order {
+            if passed >= budget {
+                break;
+            }
+            let mut after = pos;
+            after.play(t, moves[i]);
+            if allows_mate_in_one(t, &after, th, &mut replies, &mut ours) {
+                flagged[i] = true;
+                mates += 1;
+            } else {
+                passed += 1;
             }
         }
-        let after = flagged.iter().filter(|&&f| f).count();
-        if after == before || after == moves.len() {
+        if mates == 0 || passed == 0 {
             return;
         }
-        let priors: Vec<f32> = self
-            .tree
-            .edges(0)
-            .zip(&flagged)
-            .map(|(e, &f)| if f { 0.0 } else { self.tree.prior(e).max(1e-6) })
-            .collect();
-        set_priors(&mut self.tree, 0, &priors);
+        let new: Vec<f32> = priors.iter().zip(&flagged).map(|(&p, &f)| if f { 0.0 } else { p.max(1e-6) }).collect();
+        set_priors(&mut self.tree, 0, &new);
         // set_priors reorders the edges: the flags follow their moves.
         let flagged_moves: Vec<Move> = moves.iter().zip(&flagged).filter(|(_, &f)| f).map(|(&m, _)| m).collect();
         self.root_mates = Some(self.tree.node_moves(0).map(|m| flagged_moves.contains(&m)).collect());
