@@ -150,10 +150,11 @@ pub struct RunConfig {
     /// are scored as lost without a network call.
     #[serde(default)]
     pub royal_guard: bool,
-    /// The searches' mate guard (`search::mcts::MctsConfig::mate_guard`, needs `royal_guard`):
-    /// at each search's root, moves that let the opponent mate in one (a reply that attacks
-    /// the last royal and leaves no escape) get no prior and no policy target either, while a
-    /// move without that flaw exists.
+    /// The mate guard (`search::mcts::MctsConfig::mate_guard`, needs `royal_guard`): at the
+    /// root of each full self-play search (the policy targets) and of the in-loop evaluation's
+    /// searches (`guard=2`), moves that let the opponent mate in one (a reply that attacks the
+    /// last royal and leaves no escape) get no prior and no policy target either, while a move
+    /// without that flaw exists.
     #[serde(default)]
     pub mate_guard: bool,
     /// Self-play games (and opponent games) are won by a side ahead by at least this many

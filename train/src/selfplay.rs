@@ -88,7 +88,8 @@ pub struct SelfPlayConfig {
     pub selfplay_random_plies: u32,
     /// The searches' royal guard (`MctsConfig::royal_guard`).
     pub royal_guard: bool,
-    /// The searches' mate guard at the root (`MctsConfig::mate_guard`).
+    /// The full searches' mate guard at the root (`MctsConfig::mate_guard`; cheap searches go
+    /// without: the screen costs milliseconds, and their moves are no policy targets).
     pub mate_guard: bool,
     /// Material adjudication (margin in centipawns, consecutive plies); `None` = off.
     pub adjudicate: Option<(i32, u32)>,
@@ -318,6 +319,7 @@ impl SelfPlay {
     fn new_search(&self, slot: &Slot) -> Search {
         let mut mcts = self.mcts_config(mix_seed(slot.seed, 0x5EA4C4));
         mcts.visits = if slot.full { self.cfg.visits } else { self.cfg.cheap_visits };
+        mcts.mate_guard &= slot.full;
         Search::new(mcts, &slot.game)
     }
 
@@ -360,6 +362,9 @@ impl SelfPlay {
                 let slot = &mut self.slots[i];
                 slot.full = slot.rng.gen_bool(self.cfg.full_search_fraction);
                 self.searches[i].set_visits(if slot.full { self.cfg.visits } else { self.cfg.cheap_visits });
+                // The mate guard screens the full searches' roots: their moves are the policy
+                // targets; a cheap search's move may still let a mate in (and the game shows it).
+                self.searches[i].set_mate_guard(slot.full && self.cfg.mate_guard);
                 self.searches[i].set_game(&slot.game);
             }
         }

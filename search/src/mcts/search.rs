@@ -159,6 +159,11 @@ impl Search {
         self.target = visits;
         self.cfg.visits = visits;
     }
+    /// Turn the root's mate guard on or off for the next search (`MctsConfig::mate_guard`;
+    /// it needs the royal guard, which stays as configured).
+    pub fn set_mate_guard(&mut self, on: bool) {
+        self.cfg.mate_guard = on && self.cfg.royal_guard;
+    }
     pub fn tree(&self) -> &Tree {
         &self.tree
     }
