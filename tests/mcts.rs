@@ -117,7 +117,7 @@ fn bad_mcts_specs_are_one_line_errors() {
         ("mcts:checkpoint=random,cpuct=NaN", "'cpuct=NaN' is out of range (expected 0 to 100)"),
         ("mcts:checkpoint=random,gumbel=1", "'gumbel=1' is out of range (expected 0 (PUCT) or 2 to 256)"),
         ("mcts:checkpoint=random,noise=2", "'noise=2' is out of range (expected 0 to 1)"),
-        ("mcts:checkpoint=random,guard=2", "'guard=2' is out of range (expected 0 to 1)"),
+        ("mcts:checkpoint=random,guard=3", "'guard=3' is out of range (expected 0 to 2)"),
         ("mcts:checkpoint=random,temp=-1", "'temp=-1' is out of range (expected 0 to 10)"),
         ("mcts:checkpoint=random,time=1e30", "'time=1e30' is not a duration"),
         ("mcts:checkpoint=random,backend=tpu", "unknown or not compiled-in backend 'tpu'"),
