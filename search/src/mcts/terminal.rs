@@ -135,20 +135,28 @@ pub(super) fn screen_royal_losses(
     }
     let mut all = !moves.is_empty();
     for &m in moves {
-        let mut p = *pos;
-        p.play(t, m);
-        let lost = if p.royal_count(mover) == 0 {
-            true
-        } else if p.royal_count(mover.other()) == 0 {
-            false
-        } else {
-            p.set_side_to_move(mover);
-            threats.in_check(t, &p)
-        };
+        let lost = loses_royal_at_once(t, pos, m, threats);
         all &= lost;
         out.push(lost);
     }
     all
+}
+
+/// Whether `m` leaves its mover (the side to move in `pos`, with one royal) without royals or
+/// lets the opponent take its last royal on the next move; a move that takes the opponent's
+/// last royal never does.
+fn loses_royal_at_once(t: &MoveTable, pos: &Position, m: Move, threats: &mut Threats) -> bool {
+    let mover = pos.side_to_move();
+    let mut p = *pos;
+    p.play(t, m);
+    if p.royal_count(mover) == 0 {
+        return true;
+    }
+    if p.royal_count(mover.other()) == 0 {
+        return false;
+    }
+    p.set_side_to_move(mover);
+    threats.in_check(t, &p)
 }
 
 /// Mate guard: whether the side to move in `after` (the opponent of the side that has just
@@ -180,19 +188,7 @@ pub(super) fn allows_mate_in_one(
             continue;
         }
         generate(&p, t, ours);
-        let escape = ours.iter().any(|&e| {
-            let mut q = p;
-            q.play(t, e);
-            if q.royal_count(us) == 0 {
-                return false;
-            }
-            if q.royal_count(them) == 0 {
-                return true;
-            }
-            q.set_side_to_move(us);
-            !threats.in_check(t, &q)
-        });
-        if !escape {
+        if ours.iter().all(|&e| loses_royal_at_once(t, &p, e, threats)) {
             return true;
         }
     }
