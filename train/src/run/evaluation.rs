@@ -2,7 +2,8 @@
 //! `eval_visits`) plays `eval_games` arena games against the previously evaluated checkpoint,
 //! against `eval_baseline` and, with `eval_movetime_ms`, against plain alpha-beta at equal time
 //! per move, from `eval_opening_plies` random plies (balanced within `eval_balanced_cp` when
-//! set). Elo and its 95% interval go into a metrics row, the games into `eval/`.
+//! set), `threads` games at a time. Elo and its 95% interval go into a metrics row, the games
+//! into `eval/`.
 
 use crate::config::RunConfig;
 use crate::learner::checkpoint_name;
@@ -73,7 +74,9 @@ pub(super) fn evaluate(
             opening_fens: Vec::new(),
             balance: (cfg.eval_balanced_cp > 0)
                 .then_some(Balance { depth: EVAL_BALANCE_DEPTH, max_cp: cfg.eval_balanced_cp }),
-            concurrency: 1,
+            // The loop waits for the evaluation: use the run's cores (games are seeded by
+            // their index, so the results do not depend on this).
+            concurrency: cfg.threads.max(1),
             seed: search::mix_seed(cfg.seed ^ 0xE7A1, step),
             adjudication: Adjudication {
                 material: (cfg.eval_adjudicate_cp > 0).then_some((cfg.eval_adjudicate_cp, cfg.eval_adjudicate_plies)),
