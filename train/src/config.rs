@@ -200,6 +200,10 @@ pub struct RunConfig {
     /// `(1 − w) · result + w · (root value as W/D/L)`; 0 = the game result alone.
     #[serde(default)]
     pub value_q_weight: f32,
+    /// Plies ahead at which the material head's target is read (0: the game's end). Only
+    /// positions loaded from then on use a new value; a resumed run reloads its window.
+    #[serde(default)]
+    pub material_horizon: u32,
     pub train_steps_per_1000_positions: f64,
     pub max_steps: u64,
 
@@ -306,7 +310,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 13] = [
+pub const SCHEDULE_FIELDS: [&str; 14] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -315,6 +319,7 @@ pub const SCHEDULE_FIELDS: [&str; 13] = [
     "opponent_policy_fraction",
     "selfplay_material_mix",
     "value_q_weight",
+    "material_horizon",
     "royal_guard",
     "mate_guard",
     "selfplay_adjudicate_cp",
@@ -397,8 +402,9 @@ impl RunConfig {
         let bad = |field: &'static str, why: &str| Err(FieldError { field, why: why.to_string() });
         let fraction = |x: f64| (0.0..=1.0).contains(&x);
         // Counts and sizes: each in its documented range (configs/cpu.toml).
-        let counts: [(&'static str, u64, u64, u64); 18] = [
+        let counts: [(&'static str, u64, u64, u64); 19] = [
             ("threads", self.threads as u64, 1, MAX_THREADS),
+            ("material_horizon", self.material_horizon as u64, 0, MAX_PLIES),
             ("concurrent_games", self.concurrent_games as u64, 1, MAX_CONCURRENT_GAMES),
             ("visits", self.visits as u64, 1, MAX_VISITS),
             ("gumbel_considered", self.gumbel_considered as u64, 2, 256),
@@ -746,6 +752,22 @@ mod tests {
         let mut d = c.clone();
         d.window_positions = 100_000_000;
         assert!(total(&d) > 200 << 30, "100 M positions need hundreds of GiB: {}", total(&d));
+    }
+
+    /// The material horizon: 0 when absent, a schedule field, range-checked.
+    #[test]
+    fn material_horizon_is_a_checked_schedule_field() {
+        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        assert_eq!(loaded.material_horizon, 0);
+        let mut m = loaded.clone();
+        m.set_field("material_horizon=8").unwrap();
+        assert_eq!(m.material_horizon, 8);
+        assert_eq!(loaded.first_difference(&m), None);
+        assert_eq!(loaded.schedule_changes(&m).len(), 1);
+        let e = m.clone().set_field("material_horizon=100001").unwrap_err().to_string();
+        assert!(e.contains("material_horizon") && e.contains("0 to 100000"), "{e}");
+        let scratch = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-scratch.toml")).unwrap();
+        assert_eq!(scratch.material_horizon, 0);
     }
 
     /// Opponent games: both fields are checked, and both belong to the learning schedule (a

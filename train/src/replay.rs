@@ -26,8 +26,10 @@
 //!
 //! # Training targets (per position, from the side to move's point of view)
 //! policy: the search target (policy-target plies only); value: the game result as W/D/L;
-//! moves-left: plies from this position to the end; material: the final plain-material balance
-//! ([`search::values::material_balance`], in centipawns; the learner divides by `material_scale`).
+//! moves-left: plies from this position to the end; material: the plain-material balance
+//! ([`search::values::material_balance`], in centipawns; the learner divides by `material_scale`)
+//! at the end of the game, or `material_horizon` plies ahead when that is set
+//! ([`GameFile::samples_with_horizon`]).
 
 use engine::{notation, Color, MoveTable, Position};
 use engine::{DrawReason, Game, Outcome, PlayError, WinReason};
@@ -263,11 +265,22 @@ impl GameFile {
         })
     }
 
-    /// Replay the game and turn every ply into a training sample (checking every move).
+    /// Replay the game and turn every ply into a training sample (checking every move); the
+    /// material target is the final balance.
     pub fn samples(&self, table: &Arc<MoveTable>) -> Result<Vec<Sample>, GameFileError> {
+        self.samples_with_horizon(table, 0)
+    }
+
+    /// [`GameFile::samples`] with the material target taken `horizon` plies after each position
+    /// (the game's end when nearer; 0: always the end). A short horizon is a dense, tactical
+    /// target: what the next few plies win or lose, where the final balance of a long game
+    /// depends on everything played after.
+    pub fn samples_with_horizon(&self, table: &Arc<MoveTable>, horizon: u32) -> Result<Vec<Sample>, GameFileError> {
         let start = Position::from_fen(&self.start_fen).map_err(GameFileError::StartFen)?;
         let mut game = Game::new(table.clone(), start);
         let mut out = Vec::with_capacity(self.plies.len());
+        // Black's material balance before each ply, then at the end.
+        let mut balance = Vec::with_capacity(self.plies.len() + 1);
         for (i, p) in self.plies.iter().enumerate() {
             let legal = game.legal_moves();
             let m = notation::parse_cecp_in(game.position(), &legal, &p.mv).map_err(|error| GameFileError::Move {
@@ -288,11 +301,13 @@ impl GameFile {
                 material: 0,
                 q: if p.value.is_finite() { p.value.clamp(-1.0, 1.0) } else { 0.0 },
             });
+            balance.push(material_balance(game.position()));
             game.play(m).map_err(|error| GameFileError::Play { ply: i + 1, error })?;
         }
         let end = game.plies().len() as u32;
-        let final_material = material_balance(game.position());
-        for s in out.iter_mut() {
+        balance.push(material_balance(game.position()));
+        let last = balance.len() - 1;
+        for (i, s) in out.iter_mut().enumerate() {
             let us = s.pos.side_to_move();
             s.result = match self.outcome.winner() {
                 Some(w) if w == us => 0,
@@ -300,7 +315,8 @@ impl GameFile {
                 None => 1,
             };
             s.moves_left = end - s.ply;
-            s.material = if us == Color::Black { final_material } else { -final_material };
+            let at = if horizon == 0 { last } else { (i + horizon as usize).min(last) };
+            s.material = if us == Color::Black { balance[at] } else { -balance[at] };
         }
         Ok(out)
     }
@@ -415,7 +431,8 @@ pub struct Sample {
     pub result: u8,
     /// Plies from this position to the end of the game.
     pub moves_left: u32,
-    /// Final plain-material balance for the side to move, centipawns.
+    /// Plain-material balance for the side to move, centipawns: at the end of the game, or
+    /// `material_horizon` plies ahead ([`GameFile::samples_with_horizon`]).
     pub material: i32,
     /// Root value of the search that chose this position's move, for the side to move
     /// (`PlyRecord::value`: −1 loss .. +1 win; an alpha-beta player's score as `tanh(cp / 600)`).
@@ -558,6 +575,61 @@ impl Batch {
 mod tests {
     use super::*;
     use engine::Rules;
+
+    /// The material target with a horizon is the balance that many plies later (the end when
+    /// nearer), from the side to move's point of view; horizon 0 is the final balance.
+    #[test]
+    fn material_target_reads_the_balance_horizon_plies_ahead() {
+        let table = Arc::new(MoveTable::new(&Rules::standard()));
+        let mut game = Game::new(table.clone(), Position::start());
+        let (mut plies, mut balances) = (Vec::new(), vec![material_balance(game.position())]);
+        for k in 0..40usize {
+            if game.is_over() {
+                break;
+            }
+            // The move that wins the most material at once (captures happen), ties by index.
+            let pos = *game.position();
+            let legal = game.legal_moves();
+            let gain = |m: &engine::Move| {
+                let mut p = pos;
+                p.play(&table, *m);
+                let b = material_balance(&p);
+                if pos.side_to_move() == Color::Black { b } else { -b }
+            };
+            let best = legal.iter().map(gain).max().unwrap();
+            let pick: Vec<_> = legal.iter().filter(|m| gain(m) == best).collect();
+            let m = *pick[k * 7 % pick.len()];
+            plies.push(PlyRecord { mv: notation::to_cecp(m), value: 0.0, policy: vec![], is_policy_target: false });
+            game.play(m).unwrap();
+            balances.push(material_balance(game.position()));
+        }
+        assert!(balances.windows(2).filter(|w| w[0] != w[1]).count() >= 3, "the game has captures: {balances:?}");
+        let g = GameFile {
+            rules: "standard".into(),
+            start_fen: Position::start().to_fen(),
+            seed: 1,
+            net_step: 0,
+            outcome: Outcome::Draw(DrawReason::PlyCap),
+            resign_off: false,
+            would_resign: None,
+            teacher: false,
+            opponent: None,
+            plies,
+        };
+        let n = balances.len() - 1;
+        assert!(n >= 10, "{n} plies");
+        for horizon in [0u32, 1, 4, 39, 40, 1000] {
+            let s = g.samples_with_horizon(&table, horizon).unwrap();
+            for (i, x) in s.iter().enumerate() {
+                let at = if horizon == 0 { n } else { (i + horizon as usize).min(n) };
+                let b = if x.pos.side_to_move() == Color::Black { balances[at] } else { -balances[at] };
+                assert_eq!(x.material, b, "horizon {horizon}, ply {i}");
+            }
+        }
+        let plain: Vec<i32> = g.samples(&table).unwrap().iter().map(|x| x.material).collect();
+        let zero: Vec<i32> = g.samples_with_horizon(&table, 0).unwrap().iter().map(|x| x.material).collect();
+        assert_eq!(plain, zero);
+    }
 
     #[test]
     fn game_file_round_trip_and_damage_is_an_error() {

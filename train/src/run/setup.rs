@@ -360,7 +360,7 @@ fn load_games(
                 if g.rules != rules_tag {
                     return Err(format!("played under rules '{}', not '{rules_tag}'", g.rules));
                 }
-                all.push(g.samples(table).map_err(|e| e.to_string())?);
+                all.push(g.samples_with_horizon(table, cfg.material_horizon).map_err(|e| e.to_string())?);
             }
             Ok(all)
         });

@@ -198,7 +198,7 @@ impl Run {
         let samples = if g.rules != self.rules_tag {
             Err(GameFileError::Rules { found: g.rules.clone(), expected: self.rules_tag.clone() })
         } else {
-            g.samples(&self.table)
+            g.samples_with_horizon(&self.table, self.cfg.material_horizon)
         };
         match samples {
             Ok(s) => self.buffer.push_game(s),
