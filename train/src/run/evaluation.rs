@@ -74,9 +74,9 @@ pub(super) fn evaluate(
             opening_fens: Vec::new(),
             balance: (cfg.eval_balanced_cp > 0)
                 .then_some(Balance { depth: EVAL_BALANCE_DEPTH, max_cp: cfg.eval_balanced_cp }),
-            // The loop waits for the evaluation: use the run's cores (games are seeded by
-            // their index, so the results do not depend on this).
-            concurrency: cfg.threads.max(1),
+            // The loop waits for the evaluation: use the run's cores (each game's engines are
+            // seeded by its index, so at fixed visits the results do not depend on this).
+            concurrency: cfg.threads,
             seed: search::mix_seed(cfg.seed ^ 0xE7A1, step),
             adjudication: Adjudication {
                 material: (cfg.eval_adjudicate_cp > 0).then_some((cfg.eval_adjudicate_cp, cfg.eval_adjudicate_plies)),
