@@ -802,3 +802,69 @@ fn repetition_verdicts_in_the_tree() {
         g.play(r.best).unwrap();
     }
 }
+
+// ---- the capture floor ---------------------------------------------------------------------
+
+/// Priors all on one move (`b1a1`, a King step), value 0: a network that has not learned
+/// what a hanging piece is worth.
+struct OneMove;
+
+impl Evaluator for OneMove {
+    fn evaluate(&mut self, requests: &[EvalRequest<'_>], out: &mut [Evaluation]) {
+        for (r, o) in requests.iter().zip(out.iter_mut()) {
+            o.priors = r.moves.iter().map(|m| if m.to_string() == "b1a1" { 1.0 } else { 0.0 }).collect();
+            o.value = 0.0;
+            o.draw = 0.0;
+        }
+    }
+}
+
+fn prior_of(r: &SearchResult, m: Move) -> f32 {
+    r.root_moves.iter().find(|x| x.mv == m).map_or(f32::NAN, |x| x.prior)
+}
+
+#[test]
+fn capture_floor_gives_the_captures_their_share_by_material() {
+    // Two captures for Black: the Silver on d4 (300 cp) and the Rook on l12 (600 cp).
+    let g = game(two_captures());
+    let (silver, rook, king) = (mv(&g, "h8d4"), mv(&g, "h8l12"), mv(&g, "b1a1"));
+    for guard in [false, true] {
+        let off = run(MctsConfig { royal_guard: guard, ..cfg(64, None) }, &g, &mut OneMove);
+        assert!(prior_of(&off, silver) < 1e-3 && prior_of(&off, rook) < 1e-3, "guard {guard}: no floor, no share");
+        let c = MctsConfig { capture_prior: 0.3, royal_guard: guard, ..cfg(64, None) };
+        let on = run(c, &g, &mut OneMove);
+        // f16 priors: compare within a few thousandths.
+        let close = |a: f32, b: f32| (a - b).abs() < 4e-3;
+        // Three capturing moves: h8d4 (300 cp), h8l12 and h8l12+ (600 cp each, the Rook with
+        // or without promotion): 0.3 of the mass split 300 : 600 : 600.
+        let rook_promo = mv(&g, "h8l12+");
+        assert!(close(prior_of(&on, silver), 0.06), "guard {guard}: silver {}", prior_of(&on, silver));
+        assert!(close(prior_of(&on, rook), 0.12), "guard {guard}: rook {}", prior_of(&on, rook));
+        assert!(close(prior_of(&on, rook_promo), 0.12), "guard {guard}: rook+ {}", prior_of(&on, rook_promo));
+        assert!(close(prior_of(&on, king), 0.7), "guard {guard}: king step {}", prior_of(&on, king));
+        let quiet: f32 =
+            on.root_moves.iter().filter(|x| ![silver, rook, rook_promo, king].contains(&x.mv)).map(|x| x.prior).sum();
+        assert!(quiet < 1e-3, "guard {guard}: the quiet moves keep their (zero) prior, got {quiet}");
+        // The search now looks at the captures; without the floor it never does.
+        assert_eq!(visits_of(&off, silver) + visits_of(&off, rook), 0, "guard {guard}");
+        assert!(visits_of(&on, silver) > 0 && visits_of(&on, rook) > 0, "guard {guard}");
+    }
+    // No capture on the board: the priors are the network's.
+    let quiet_pos =
+        game(setup(&[("b1", Kind::King, Black), ("h8", Kind::Queen, Black), ("o16", Kind::King, White)], Black));
+    let r = run(MctsConfig { capture_prior: 0.3, ..cfg(8, None) }, &quiet_pos, &mut OneMove);
+    assert!((prior_of(&r, mv(&quiet_pos, "b1a1")) - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn capture_floor_spec_key_is_checked() {
+    let spec = EngineSpec::parse("mcts:visits=16,captures=0.25").unwrap();
+    let p = MctsPlayer::from_spec(&spec, UniformEvaluator, &[]).unwrap();
+    assert_eq!(p.config().capture_prior, 0.25);
+    for bad in ["mcts:captures=1.5", "mcts:captures=-0.1", "mcts:captures=x"] {
+        let err = MctsPlayer::from_spec(&EngineSpec::parse(bad).unwrap(), UniformEvaluator, &[])
+            .err()
+            .unwrap_or_else(|| panic!("{bad} accepted"));
+        assert!(err.to_string().contains("captures"), "{bad}: {err}");
+    }
+}

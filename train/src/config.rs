@@ -766,7 +766,8 @@ mod tests {
         assert_eq!(loaded.schedule_changes(&m).len(), 1);
         let e = m.clone().set_field("material_horizon=100001").unwrap_err().to_string();
         assert!(e.contains("material_horizon") && e.contains("0 to 100000"), "{e}");
-        let scratch = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-scratch.toml")).unwrap();
+        let scratch =
+            RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-scratch.toml")).unwrap();
         assert_eq!(scratch.material_horizon, 0);
     }
 

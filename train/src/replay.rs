@@ -594,7 +594,11 @@ mod tests {
                 let mut p = pos;
                 p.play(&table, *m);
                 let b = material_balance(&p);
-                if pos.side_to_move() == Color::Black { b } else { -b }
+                if pos.side_to_move() == Color::Black {
+                    b
+                } else {
+                    -b
+                }
             };
             let best = legal.iter().map(gain).max().unwrap();
             let pick: Vec<_> = legal.iter().filter(|m| gain(m) == best).collect();

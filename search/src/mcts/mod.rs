@@ -105,6 +105,15 @@ pub struct MctsConfig {
     /// top few moves, screens a few times that many: a middlegame root has 100–200 moves and
     /// the full screen costs tens of milliseconds there, more than the 32-visit search.
     pub mate_guard_moves: u32,
+    /// Capture floor: at every expanded node a share `w` of the prior goes to the side to
+    /// move's captures, spread in proportion to the material they take
+    /// ([`crate::values::material_value`] of the pieces on the move's squares):
+    /// `p' = (1 − w)·p + w·v_i / Σv` for a capture, `(1 − w)·p` for any other move (nothing
+    /// changes where there is no capture). A network that has not learned what a hanging
+    /// piece is worth gives the capture of it a tiny prior, and a 32-visit search then never
+    /// looks at it, for either side; the floor makes the search look. Spec key `captures`
+    /// (0 to 1; default 0, off).
+    pub capture_prior: f32,
 }
 
 /// Below this many visits [`MctsConfig::new`] picks the Gumbel root search.
@@ -138,6 +147,7 @@ impl MctsConfig {
             royal_guard: false,
             mate_guard: false,
             mate_guard_moves: 0,
+            capture_prior: 0.0,
         }
     }
     /// Self-play settings: [`MctsConfig::new`] plus root noise and, for PUCT, temperature 1
@@ -147,14 +157,28 @@ impl MctsConfig {
     }
 
     /// Keys understood by [`MctsConfig::apply_spec`].
-    pub const SPEC_KEYS: [&'static str; 12] =
-        ["visits", "nodes", "time", "cpuct", "gumbel", "batch", "seed", "noise", "temp", "temp_plies", "fpu", "guard"];
+    pub const SPEC_KEYS: [&'static str; 13] = [
+        "visits",
+        "nodes",
+        "time",
+        "cpuct",
+        "gumbel",
+        "batch",
+        "seed",
+        "noise",
+        "temp",
+        "temp_plies",
+        "fpu",
+        "guard",
+        "captures",
+    ];
 
     /// Read the search keys of an engine spec (`mcts:visits=64,gumbel=8,...`), each in its
     /// range: `visits` (`nodes` is a synonym; 1 to 10,000,000), `time` (per move), `cpuct`
     /// (0 to 100), `fpu` (0 to 10), `gumbel` (considered actions, 2 to 256, or 0 = PUCT; unset:
     /// by the visit budget), `batch` (1 to 4096), `seed`, `noise` (0/1), `temp` (0 to 10),
-    /// `temp_plies` (0 to 1000), `guard` (0/1/2, [`MctsConfig::royal_guard`], [`MctsConfig::mate_guard`]). Other keys are left
+    /// `temp_plies` (0 to 1000), `guard` (0/1/2, [`MctsConfig::royal_guard`], [`MctsConfig::mate_guard`]),
+    /// `captures` (0 to 1, [`MctsConfig::capture_prior`]). Other keys are left
     /// to the caller (e.g. `checkpoint`).
     pub fn apply_spec(spec: &EngineSpec) -> Result<(MctsConfig, Limits), SpecError> {
         let visits = match spec.number_in::<u32>("visits", 1, MAX_VISITS)? {
@@ -192,6 +216,9 @@ impl MctsConfig {
         if let Some(g) = spec.number_in::<u8>("guard", 0, 2)? {
             c.royal_guard = g != 0;
             c.mate_guard = g == 2;
+        }
+        if let Some(w) = spec.number_in("captures", 0.0, 1.0)? {
+            c.capture_prior = w;
         }
         let limits = Limits { nodes: visits.map(|v| v as u64), movetime: spec.duration("time")?, ..Limits::default() };
         Ok((c, limits))

@@ -19,11 +19,12 @@ use super::terminal::{allows_mate_in_one, classify, screen_royal_losses, winning
 use super::tree::{Edge, IdHash, NodeState, Tree, NONE};
 use super::{value_to_cp, EvalRequest, Evaluation, MctsConfig, RootMove, SearchResult};
 use crate::alphabeta::threats::Threats;
+use crate::values::material_value;
 use crate::Thinking;
 use engine::Game;
 use engine::MoveTable;
 use engine::Position;
-use engine::{Move, MoveList};
+use engine::{Kind, Move, MoveList};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -505,6 +506,7 @@ impl Search {
             let n_moves = self.tree.node(leaf.node).num_edges as usize;
             let start = leaf.moves_start as usize;
             let guarded = self.leaf_unsafe.get(start..start + n_moves).filter(|u| u.contains(&true));
+            let floor = self.cfg.capture_prior;
             match guarded {
                 Some(unsafe_moves) if ev.priors.len() == n_moves => {
                     // Safe moves keep their prior (at least a tiny one, so that they are not
@@ -519,6 +521,17 @@ impl Search {
                             1e-6
                         }
                     }));
+                    if floor > 0.0 {
+                        let moves = &self.leaf_moves[start..start + n_moves];
+                        floor_captures(&leaf.pos, moves, Some(unsafe_moves), floor, &mut self.prior_scratch);
+                    }
+                    set_priors(&mut self.tree, leaf.node, &self.prior_scratch);
+                }
+                _ if floor > 0.0 && ev.priors.len() == n_moves => {
+                    self.prior_scratch.clear();
+                    self.prior_scratch.extend_from_slice(&ev.priors);
+                    let moves = &self.leaf_moves[start..start + n_moves];
+                    floor_captures(&leaf.pos, moves, None, floor, &mut self.prior_scratch);
                     set_priors(&mut self.tree, leaf.node, &self.prior_scratch);
                 }
                 _ => set_priors(&mut self.tree, leaf.node, &ev.priors),
@@ -811,5 +824,43 @@ fn backup(tree: &mut Tree, path: &[u32], v_leaf: f32, draw: f32, remove_vloss: b
             n.vloss -= 1;
         }
         v = -v;
+    }
+}
+
+/// The capture floor ([`MctsConfig::capture_prior`]): normalise `priors` (non-finite or
+/// negative entries count 0), then give share `w` of the mass to the captures of the side to
+/// move (each capturing move: a promotion and its plain twin are two) in proportion to the material
+/// it takes (the pieces of the other side on the move's
+/// squares, [`material_value`]; a royal counts as a Great General), the rest in proportion to
+/// the priors. Moves the royal guard took out (`excluded`) get nothing. Nothing changes where
+/// no allowed move captures.
+pub(crate) fn floor_captures(pos: &Position, moves: &[Move], excluded: Option<&[bool]>, w: f32, priors: &mut [f32]) {
+    let us = pos.side_to_move();
+    let mut total = 0.0f32;
+    let taken = |m: Move| -> f32 {
+        let Some(to) = m.to() else { return 0.0 };
+        let mut v = 0i32;
+        for s in m.via().chain(std::iter::once(to)) {
+            if let Some(p) = pos.piece_at(s).filter(|p| p.color() != us) {
+                v += if p.kind().is_royal() { material_value(Kind::GreatGeneral) } else { material_value(p.kind()) };
+            }
+        }
+        v as f32
+    };
+    let allowed = |i: usize| excluded.is_none_or(|x| !x[i]);
+    for (i, &m) in moves.iter().enumerate() {
+        if allowed(i) {
+            total += taken(m);
+        }
+    }
+    if total <= 0.0 {
+        return;
+    }
+    let sum: f32 = priors.iter().map(|&p| if p.is_finite() { p.max(0.0) } else { 0.0 }).sum();
+    let keep = if sum > 0.0 && sum.is_finite() { (1.0 - w) / sum } else { 0.0 };
+    let w = if keep == 0.0 { 1.0 } else { w };
+    for (i, (&m, p)) in moves.iter().zip(priors.iter_mut()).enumerate() {
+        let base = if p.is_finite() { p.max(0.0) * keep } else { 0.0 };
+        *p = if allowed(i) { base + w * taken(m) / total } else { base };
     }
 }
