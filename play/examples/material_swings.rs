@@ -3,9 +3,12 @@
 //! compare), measures that side's plain material
 //! (`material_value`, royals not counted) before the move and three plies later (after the
 //! opponent's reply and A's answer to it). A net loss of 300 cp or more is an event; the report
-//! gives their sizes, how often the opponent's reply took the piece A had just moved, and the
+//! gives their sizes, how often the opponent's reply took the piece A had just moved or burned
+//! A's pieces (a Fire Demon's move), and the
 //! ply of each game's first event (the arena's openings are random plies, so an early median
 //! means the losses start at once).
+//!
+//! `--list` also prints each event of the network side (game, ply, the move and the reply).
 //!
 //! ```text
 //! xz -dc docs/training/scratch/NAME.pgn.xz > /tmp/NAME.pgn
@@ -27,7 +30,9 @@ fn balance(pos: &Position, side: Color) -> i32 {
 }
 
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
+    let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    let list = paths.iter().any(|p| p == "--list");
+    paths.retain(|p| p != "--list");
     if paths.is_empty() {
         eprintln!("usage: material_swings RECORD.pgn...");
         std::process::exit(2);
@@ -43,10 +48,10 @@ fn main() {
                 continue;
             }
         };
-        let (mut events, mut moved_taken, mut lost_cp) = (0u32, 0u32, 0i64);
+        let (mut events, mut moved_taken, mut burned, mut lost_cp) = (0u32, 0u32, 0u32, 0i64);
         let mut by_size = [0u32; 4];
         let mut first_event = Vec::new();
-        for r in &records {
+        for (gi, r) in records.iter().enumerate() {
             let a_color =
                 if r.tag("Black").is_some_and(|n| n.starts_with("mcts")) { Color::Black } else { Color::White };
             let a = if side == 'A' { a_color } else { a_color.other() };
@@ -73,7 +78,13 @@ fn main() {
                 if plies[i + 1].effect.captured().any(|(s, _)| Some(s) == p.mv.to()) {
                     moved_taken += 1;
                 }
+                if plies[i + 1].effect.burned().any(|(_, piece)| piece.color() == a) {
+                    burned += 1;
+                }
                 first.get_or_insert(i);
+                if list && side == 'A' {
+                    println!("game {} ply {i}: {} then {} ({swing} cp)", gi + 1, p.mv, plies[i + 1].mv);
+                }
             }
             first_event.extend(first);
         }
@@ -82,7 +93,7 @@ fn main() {
         println!(
             "{path}: {} games; {side}'s moves followed by a net loss of >= {EVENT_CP} cp over three plies: {events} \
              (300-699: {}, 700-1499: {}, 1500-2999: {}, >= 3000: {}; {lost_cp} cp in all); the reply took the \
-             piece just moved in {moved_taken}; games with one: {}, median first at ply {median}",
+             piece just moved in {moved_taken}, burned some of the side's pieces in {burned}; games with one: {}, median first at ply {median}",
             records.len(),
             by_size[0],
             by_size[1],

@@ -868,3 +868,41 @@ fn capture_floor_spec_key_is_checked() {
         assert!(err.to_string().contains("captures"), "{bad}: {err}");
     }
 }
+
+#[test]
+fn capture_floor_counts_a_fire_demons_burns() {
+    // Black's Fire Demon (h8) captures nothing on a square of its own, but several of its moves
+    // end next to the White Gold (l10) and burn it: those get the floor's share, by what they
+    // remove (checked against the material balance before and after each move).
+    let pos = setup(
+        &[
+            ("b1", Kind::King, Black),
+            ("h8", Kind::FireDemon, Black),
+            ("l10", Kind::Gold, White),
+            ("e16", Kind::King, White),
+        ],
+        Black,
+    );
+    let g = game(pos);
+    let t = table();
+    let removed = |m: Move| {
+        let mut after = pos;
+        after.play(&t, m);
+        search::values::material_balance(&after) - search::values::material_balance(&pos)
+    };
+    let r = run(MctsConfig { capture_prior: 0.3, ..cfg(64, None) }, &g, &mut OneMove);
+    assert!(r.root_moves.iter().all(|x| removed(x.mv) >= 0), "Black's moves remove White material only");
+    let takers: Vec<_> = r.root_moves.iter().filter(|x| removed(x.mv) != 0).collect();
+    assert!(!takers.is_empty(), "some Fire Demon move burns the Gold");
+    assert!(
+        takers.iter().any(|x| x.mv.to() != Some(sq("l10")) && x.mv.via().all(|v| v != sq("l10"))),
+        "a burn, not a capture on the Gold's square"
+    );
+    let share: f32 = takers.iter().map(|x| x.prior).sum();
+    assert!((share - 0.3).abs() < 5e-3, "the moves that remove material share 0.3, got {share}");
+    for x in &r.root_moves {
+        if removed(x.mv) == 0 && x.mv != mv(&g, "b1a1") {
+            assert!(x.prior < 1e-3, "{} removes nothing but has prior {}", x.mv, x.prior);
+        }
+    }
+}

@@ -106,11 +106,11 @@ pub struct MctsConfig {
     /// the full screen costs tens of milliseconds there, more than the 32-visit search.
     pub mate_guard_moves: u32,
     /// Capture floor: at every expanded node a share `w` of the prior goes to the side to
-    /// move's captures, spread in proportion to the material they take
-    /// ([`crate::values::material_value`] of the pieces on the move's squares):
-    /// `p' = (1 − w)·p + w·v_i / Σv` for a capture, `(1 − w)·p` for any other move (nothing
-    /// changes where there is no capture). A network that has not learned what a hanging
-    /// piece is worth gives the capture of it a tiny prior, and a 32-visit search then never
+    /// move's moves that take material, spread in proportion to the material each removes,
+    /// captured or burned ([`crate::values::material_value`]; each move is played on a copy):
+    /// `p' = (1 − w)·p + w·v_i / Σv` for such a move, `(1 − w)·p` for any other (nothing
+    /// changes where there is none). A network that has not learned what a hanging piece or a
+    /// Fire Demon's burn is worth gives the move a tiny prior, and a 32-visit search then never
     /// looks at it, for either side; the floor makes the search look. Spec key `captures`
     /// (0 to 1; default 0, off).
     pub capture_prior: f32,

@@ -523,7 +523,14 @@ impl Search {
                     }));
                     if floor > 0.0 {
                         let moves = &self.leaf_moves[start..start + n_moves];
-                        floor_captures(&leaf.pos, moves, Some(unsafe_moves), floor, &mut self.prior_scratch);
+                        floor_captures(
+                            &self.table,
+                            &leaf.pos,
+                            moves,
+                            Some(unsafe_moves),
+                            floor,
+                            &mut self.prior_scratch,
+                        );
                     }
                     set_priors(&mut self.tree, leaf.node, &self.prior_scratch);
                 }
@@ -531,7 +538,7 @@ impl Search {
                     self.prior_scratch.clear();
                     self.prior_scratch.extend_from_slice(&ev.priors);
                     let moves = &self.leaf_moves[start..start + n_moves];
-                    floor_captures(&leaf.pos, moves, None, floor, &mut self.prior_scratch);
+                    floor_captures(&self.table, &leaf.pos, moves, None, floor, &mut self.prior_scratch);
                     set_priors(&mut self.tree, leaf.node, &self.prior_scratch);
                 }
                 _ => set_priors(&mut self.tree, leaf.node, &ev.priors),
@@ -828,39 +835,54 @@ fn backup(tree: &mut Tree, path: &[u32], v_leaf: f32, draw: f32, remove_vloss: b
 }
 
 /// The capture floor ([`MctsConfig::capture_prior`]): normalise `priors` (non-finite or
-/// negative entries count 0), then give share `w` of the mass to the captures of the side to
-/// move (each capturing move: a promotion and its plain twin are two) in proportion to the material
-/// it takes (the pieces of the other side on the move's
-/// squares, [`material_value`]; a royal counts as a Great General), the rest in proportion to
-/// the priors. Moves the royal guard took out (`excluded`) get nothing. Nothing changes where
-/// no allowed move captures.
-pub(crate) fn floor_captures(pos: &Position, moves: &[Move], excluded: Option<&[bool]>, w: f32, priors: &mut [f32]) {
+/// negative entries count 0), then give share `w` of the mass to the moves that take material,
+/// each in proportion to the plain material ([`material_value`]; a royal counts as a Great
+/// General) of the other side's pieces it removes, captured or burned (each move is played on
+/// a copy of the position: a Fire Demon's burns count like captures, and a promotion and its
+/// plain twin are two moves), the rest in proportion to the priors. Moves the royal guard took
+/// out (`excluded`) get nothing. Nothing changes where no allowed move takes material.
+pub(crate) fn floor_captures(
+    t: &MoveTable,
+    pos: &Position,
+    moves: &[Move],
+    excluded: Option<&[bool]>,
+    w: f32,
+    priors: &mut [f32],
+) {
     let us = pos.side_to_move();
-    let mut total = 0.0f32;
-    let taken = |m: Move| -> f32 {
-        let Some(to) = m.to() else { return 0.0 };
-        let mut v = 0i32;
-        for s in m.via().chain(std::iter::once(to)) {
-            if let Some(p) = pos.piece_at(s).filter(|p| p.color() != us) {
-                v += if p.kind().is_royal() { material_value(Kind::GreatGeneral) } else { material_value(p.kind()) };
-            }
-        }
-        v as f32
-    };
     let allowed = |i: usize| excluded.is_none_or(|x| !x[i]);
-    for (i, &m) in moves.iter().enumerate() {
-        if allowed(i) {
-            total += taken(m);
-        }
-    }
+    let taken: Vec<f32> =
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                if !allowed(i) || m.is_null_pass() {
+                    return 0.0;
+                }
+                let mut after = *pos;
+                let eff = after.play(t, m);
+                eff.captured()
+                    .chain(eff.burned())
+                    .filter(|(_, p)| p.color() != us)
+                    .map(|(_, p)| {
+                        if p.kind().is_royal() {
+                            material_value(Kind::GreatGeneral)
+                        } else {
+                            material_value(p.kind())
+                        }
+                    })
+                    .sum::<i32>() as f32
+            })
+            .collect();
+    let total: f32 = taken.iter().sum();
     if total <= 0.0 {
         return;
     }
     let sum: f32 = priors.iter().map(|&p| if p.is_finite() { p.max(0.0) } else { 0.0 }).sum();
     let keep = if sum > 0.0 && sum.is_finite() { (1.0 - w) / sum } else { 0.0 };
     let w = if keep == 0.0 { 1.0 } else { w };
-    for (i, (&m, p)) in moves.iter().zip(priors.iter_mut()).enumerate() {
+    for (p, &v) in priors.iter_mut().zip(&taken) {
         let base = if p.is_finite() { p.max(0.0) * keep } else { 0.0 };
-        *p = if allowed(i) { base + w * taken(m) / total } else { base };
+        *p = base + w * v / total;
     }
 }
