@@ -4,6 +4,11 @@
 #   scripts/carry-run.sh save NAME      runs/NAME -> checkpoints/NAME-run/ (to commit)
 #   scripts/carry-run.sh restore NAME   checkpoints/NAME-run/ -> runs/NAME (then resume it with
 #                                       `cargo run --release -- train --run-dir runs/NAME`)
+#   scripts/carry-run.sh watch NAME [MINUTES]
+#                                       while `train --run-dir runs/NAME` runs, save the carry and
+#                                       commit checkpoints/NAME-run/ (that path only) every MINUTES
+#                                       (default 30): a session can end at any moment, and a run
+#                                       that was not carried is lost (BENCHMARKS.md, twentieth session)
 #
 # What is carried: the run's config.toml, metrics.csv, train.log, charts, evaluation games, its
 # newest checkpoint (with the optimiser state) as latest.ckpt, and the replay games that fill
@@ -15,8 +20,8 @@
 # as played and refills from self-play.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { echo "usage: $0 save|restore NAME" >&2; exit 2; }
-[ $# -eq 2 ] || usage
+usage() { echo "usage: $0 save|restore NAME, or $0 watch NAME [MINUTES]" >&2; exit 2; }
+[ $# -eq 2 ] || { [ $# -eq 3 ] && [ "$1" = watch ]; } || usage
 mode=$1 name=$2
 run=runs/$name carry=checkpoints/$name-run
 case $mode in
@@ -41,6 +46,25 @@ save)
     fi
     cargo run --release -q -- plot "$carry"
     echo "saved $run ($latest) to $carry"
+    ;;
+watch)
+    minutes=${3:-30}
+    [[ $minutes =~ ^[1-9][0-9]*$ ]] || { echo "watch: MINUTES must be a whole number of minutes, at least 1, not '$minutes'" >&2; exit 2; }
+    running() { pgrep -f -- "train --run-dir $run( |\$)" > /dev/null; }
+    running || { echo "watch: no 'train --run-dir $run' process is running" >&2; exit 1; }
+    last=$(date +%s)
+    while running; do
+        sleep 20
+        if [ $(( $(date +%s) - last )) -ge $(( minutes * 60 )) ]; then
+            last=$(date +%s)
+            if "$0" save "$name"; then
+                git add -- "$carry"
+                git commit -q -m "$name carried while training ($(tr -d '[:space:]' < "$run/checkpoints/latest"))" -- "$carry" > /dev/null ||
+                    echo "watch: nothing new to commit" >&2
+            fi
+        fi
+    done
+    echo "watch: the run stopped; save it once more with: $0 save $name"
     ;;
 restore)
     [ -f "$carry/latest.ckpt" ] || { echo "$carry has no latest.ckpt" >&2; exit 1; }
