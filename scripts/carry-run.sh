@@ -73,6 +73,10 @@ restore)
     ckpt=$(printf 'step-%09d.ckpt' "$step")
     mkdir -p "$run/checkpoints"
     cp "$carry/config.toml" "$carry/metrics.csv" "$run/"
+    # The run appends to its train.log and eval/; without them the next save would carry only
+    # this session's log lines and evaluation games (the twenty-first session's save did).
+    [ -f "$carry/train.log" ] && cp "$carry/train.log" "$run/"
+    [ -d "$carry/eval" ] && mkdir -p "$run/eval" && cp "$carry"/eval/*.pgn "$run/eval/" 2>/dev/null || true
     cp "$carry/latest.ckpt" "$run/checkpoints/$ckpt"
     echo "$ckpt" > "$run/checkpoints/latest"
     if [ -f "$carry/games.tar.xz" ]; then
