@@ -44,7 +44,7 @@ def rust_const(path, name, default):
         return default
 
 
-NUM_PLANES = rust_const("nn/src/encoding.rs", "NUM_PLANES", 123)
+NUM_PLANES = rust_const("nn/src/encoding.rs", "NUM_PLANES", 121)
 NUM_MOVE_PLANES = rust_const("nn/src/policy.rs", "NUM_MOVE_PLANES", 673)
 
 

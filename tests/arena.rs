@@ -117,6 +117,10 @@ fn arena_bad_input_is_a_one_line_error() {
         "unknown engine 'nosuch'",
     );
     assert_one_line_error(&tenjiku(&["arena", "--a", "random:x", "--b", "random", "--games", "2"]), "bad engine spec");
+    // The spec error says what was wrong once (it used to repeat itself after a colon).
+    let o = tenjiku(&["arena", "--a", "alphabeta:depth=x", "--b", "random", "--games", "2"]);
+    assert_one_line_error(&o, "'depth=x' is not a valid number");
+    assert_eq!(String::from_utf8_lossy(&o.stderr).matches("bad engine spec").count(), 1, "{:?}", o);
     assert_one_line_error(&tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "0"]), "--games");
     assert_one_line_error(
         &tenjiku(&["arena", "--a", "random", "--b", "random", "--games", "2", "--sprt", "5"]),

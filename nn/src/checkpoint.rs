@@ -33,7 +33,7 @@ use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
 use serde::{Deserialize, Serialize};
 
-use crate::encoding::{ENCODING_VERSION, NUM_PLANES, V1_PLANES, V2_PLANES};
+use crate::encoding::{ENCODING_VERSION, NUM_PLANES, V1_PLANES};
 use crate::network::{NetConfig, Network};
 use crate::policy::POLICY_SIZE;
 use xxhash_rust::xxh64::Xxh64;
@@ -328,24 +328,18 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Parts<'a>, CheckpointError>
     })
 }
 
-/// The input planes of a checkpoint of an older encoding (version 1: 115, version 2: 121),
-/// which loads by widening its input convolution ([`Network::widen_input`]); the policy
-/// layout is the same in every version. `None` for this build's encoding or an unknown one.
-fn older_planes(header: &Header) -> Option<usize> {
-    match (header.encoding_version, header.num_planes) {
-        (1, V1_PLANES) => Some(V1_PLANES),
-        (2, V2_PLANES) => Some(V2_PLANES),
-        _ => None,
-    }
+/// Whether a checkpoint is of encoding version 1, which loads by widening its input
+/// convolution ([`Network::widen_input`]); the policy layout is the same in both versions.
+fn is_v1(header: &Header) -> bool {
+    header.encoding_version == 1 && header.num_planes == V1_PLANES
 }
 
 fn check_compatible(path: &Path, header: &Header) -> Result<(), CheckpointError> {
     let p = || path.to_path_buf();
-    let older = older_planes(header);
-    if header.encoding_version != ENCODING_VERSION && older.is_none() {
+    if header.encoding_version != ENCODING_VERSION && !is_v1(header) {
         return Err(CheckpointError::EncodingVersion { path: p(), found: header.encoding_version });
     }
-    let planes = older.unwrap_or(NUM_PLANES);
+    let planes = if is_v1(header) { V1_PLANES } else { NUM_PLANES };
     if header.num_planes != planes {
         return Err(CheckpointError::Shape {
             path: p(),
@@ -404,11 +398,11 @@ pub fn from_bytes(path: &Path, bytes: &[u8], device: &Device) -> Result<Checkpoi
     let record =
         ModuleRecord::from_bytes(Bytes::from_bytes_vec(parts.model.to_vec())).map_err(|e| rec_err(e.to_string()))?;
     let mut header = parts.header;
-    if let Some(planes) = older_planes(&header) {
-        // A network of an older encoding: load it as it was, then give it zero weights on the
-        // planes it lacks. Its optimiser moments have the old input shape, so they are dropped
-        // and training resumes with fresh AdamW moments.
-        let net = Network::with_input_planes(&header.network, planes, device);
+    if is_v1(&header) {
+        // An encoding-1 network: load it as it was, then give it zero weights on the attack
+        // planes. Its optimiser moments have the old input shape, so they are dropped and
+        // training resumes with fresh AdamW moments.
+        let net = Network::with_input_planes(&header.network, V1_PLANES, device);
         let network = net.try_load_record(record).map_err(|e| rec_err(e.to_string()))?.widen_input();
         header.encoding_version = ENCODING_VERSION;
         header.num_planes = NUM_PLANES;

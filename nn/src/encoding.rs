@@ -1,7 +1,7 @@
 //! Input planes: a position as `NUM_PLANES` 16×16 planes of `f32`, always from the side to
 //! move's point of view.
 //!
-//! # Plane layout (ENCODING_VERSION = 3)
+//! # Plane layout (ENCODING_VERSION = 2)
 //!
 //! The buffer is `[NUM_PLANES, 16, 16]` row-major: value `(plane, sq)` is at
 //! `plane * 256 + sq`, where `sq = rank * 16 + file` of the square **in the side-to-move
@@ -33,8 +33,6 @@
 //! | 118 | … by a piece worth less than the victim |
 //! | 119 | squares the side to move's pieces can end a move on (its legal moves' destinations) |
 //! | 120 | squares the opponent's pieces could end a move on |
-//! | 121 | own pieces the opponent could burn if it were to move (the pieces an active burn of one of its legal moves removes: a Fire Demon's move, or a promotion to one where the rules burn) |
-//! | 122 | opponent pieces the side to move can burn |
 //!
 //! Rule planes (index − 99): 0 `fire_demon_orthogonal = vertical`; 1 `fire_demon_area = none`;
 //! 2 `fire_demon_area = lion_like`; 3 `vice_general_area = none`; 4 `vice_general_area =
@@ -47,19 +45,15 @@
 //! 11, 14, 15; the house rules set 2, 4, 5, 7, 8, 9, 10, 11. Flags with several non-default
 //! values share one plane per group (their presets are still told apart by the other planes).
 //!
-//! The attack planes (115..121, new in version 2; the burn planes 121..123, new in version 3)
-//! give the network what its receptive field
+//! The attack planes (115..121, new in version 2) give the network what its receptive field
 //! cannot: a 3-block tower with a 1×1 input convolution sees 6 squares each way, while the
 //! Tenjiku sliders and jumping generals strike across the whole 16×16 board. They come from
 //! move generation for both sides ([`engine::generate_for`]).
 //!
 //! Changing anything in this table means bumping [`ENCODING_VERSION`] (checkpoints record it).
 //! The policy layout is in [`crate::policy`] and shares this version. Version 1 was planes
-//! 0..115 alone, version 2 planes 0..121 (without the burn planes); their checkpoints load with
-//! zero weights on the planes they lack ([`crate::checkpoint::load`]), so they compute what
-//! they computed before. The burn planes came in because the pure self-play networks lost
-//! most of their material to Fire Demon raids they did not see coming (BENCHMARKS.md "Where
-//! the material goes").
+//! 0..115 alone; its checkpoints load with zero weights on the attack planes
+//! ([`crate::checkpoint::load`]), so they compute what they computed before.
 //!
 //! # Cost
 //!
@@ -78,15 +72,12 @@ use engine::{Color, Kind, MoveList, MoveTable, Piece, Position, Rules};
 use search::values::{search_value as piece_value, ROYAL_ORDER_VALUE};
 
 /// Number of 16×16 input planes.
-pub const NUM_PLANES: usize = 123;
+pub const NUM_PLANES: usize = 121;
 /// Version of the plane layout and of the policy index layout; checkpoints record it.
-pub const ENCODING_VERSION: u32 = 3;
+pub const ENCODING_VERSION: u32 = 2;
 /// Input planes of encoding version 1 (planes 0..115 of this layout, without the attack
 /// planes); checkpoints of that version are upgraded on load.
 pub const V1_PLANES: usize = 115;
-/// Input planes of encoding version 2 (planes 0..121, without the burn planes); checkpoints of
-/// that version are upgraded on load too.
-pub const V2_PLANES: usize = 121;
 /// Floats in one encoded position (`NUM_PLANES * 256`).
 pub const INPUT_SIZE: usize = NUM_PLANES * 256;
 
@@ -120,15 +111,10 @@ pub const PLANE_OPP_ATTACKED_CHEAPER: usize = 118;
 pub const PLANE_OWN_REACH: usize = 119;
 /// Squares the opponent's moves could end on.
 pub const PLANE_OPP_REACH: usize = 120;
-/// Own pieces an active burn of one of the opponent's moves would remove.
-pub const PLANE_OWN_BURNABLE: usize = 121;
-/// Opponent pieces an active burn of one of the side to move's moves removes.
-pub const PLANE_OPP_BURNABLE: usize = 122;
 
 const _: () = assert!(PLANE_OPP_PIECES + NUM_KINDS == PLANE_OWN_PROMOTED);
 const _: () = assert!(PLANE_RULES + NUM_RULE_PLANES == V1_PLANES);
-const _: () = assert!(PLANE_OWN_ATTACKED == V1_PLANES && PLANE_OPP_REACH + 1 == V2_PLANES);
-const _: () = assert!(PLANE_OWN_BURNABLE == V2_PLANES && PLANE_OPP_BURNABLE + 1 == NUM_PLANES);
+const _: () = assert!(PLANE_OWN_ATTACKED == V1_PLANES && PLANE_OPP_REACH + 1 == NUM_PLANES);
 
 /// Names of the rule planes (what makes each 1.0).
 pub const RULE_PLANE_NAMES: [&str; NUM_RULE_PLANES] = [
@@ -205,8 +191,6 @@ pub fn plane_name(plane: usize) -> String {
         PLANE_OPP_ATTACKED_CHEAPER => "opponent pieces attacked by a cheaper piece".into(),
         PLANE_OWN_REACH => "own move destinations".into(),
         PLANE_OPP_REACH => "opponent move destinations".into(),
-        PLANE_OWN_BURNABLE => "own pieces burnable".into(),
-        PLANE_OPP_BURNABLE => "opponent pieces burnable".into(),
         _ => "out of range".into(),
     }
 }
@@ -297,16 +281,15 @@ fn victim_value(p: Piece) -> i32 {
     }
 }
 
-/// Planes 115..123: what each side's legal moves (as if it were to move) capture, reach and
-/// burn.
+/// Planes 115..121: what each side's legal moves (as if it were to move) capture and reach.
 fn attack_planes(pos: &Position, t: &MoveTable, us: Color, out: &mut [f32]) {
     let white = us == Color::White;
     let mut list = MoveList::new();
     for side in [us, us.other()] {
-        let (attacked, cheaper, reach, burnable) = if side == us {
-            (PLANE_OPP_ATTACKED, PLANE_OPP_ATTACKED_CHEAPER, PLANE_OWN_REACH, PLANE_OPP_BURNABLE)
+        let (attacked, cheaper, reach) = if side == us {
+            (PLANE_OPP_ATTACKED, PLANE_OPP_ATTACKED_CHEAPER, PLANE_OWN_REACH)
         } else {
-            (PLANE_OWN_ATTACKED, PLANE_OWN_ATTACKED_CHEAPER, PLANE_OPP_REACH, PLANE_OWN_BURNABLE)
+            (PLANE_OWN_ATTACKED, PLANE_OWN_ATTACKED_CHEAPER, PLANE_OPP_REACH)
         };
         generate_for(pos, t, side, &mut list);
         for &m in list.as_slice() {
@@ -314,18 +297,6 @@ fn attack_planes(pos: &Position, t: &MoveTable, us: Color, out: &mut [f32]) {
             let Some(mover) = pos.piece_at(from) else { continue };
             let mover_value = piece_value(mover.kind());
             out[reach * 256 + frame(to.index(), white)] = 1.0;
-            // Active burns: only a Fire Demon's move, or a Water Buffalo promoting to one, can
-            // burn; the move is played on a copy (the rules decide what burns, §6.2).
-            if mover.kind() == Kind::FireDemon || (m.promotes() && mover.kind() == Kind::WaterBuffalo) {
-                let mut after = *pos;
-                after.set_side_to_move(side);
-                let eff = after.play(t, m);
-                for (s, victim) in eff.burned() {
-                    if victim.color() != side {
-                        out[burnable * 256 + frame(s.index(), white)] = 1.0;
-                    }
-                }
-            }
             for v in m.via().chain(std::iter::once(to)) {
                 match pos.piece_at(v) {
                     Some(victim) if victim.color() != side => {

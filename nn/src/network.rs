@@ -480,7 +480,7 @@ impl Network {
     }
 
     /// A randomly initialised network whose input convolution reads `planes` planes: the
-    /// shape of a checkpoint from an older encoding ([`crate::encoding::V1_PLANES`], [`crate::encoding::V2_PLANES`]), to load
+    /// shape of a checkpoint from an older encoding ([`crate::encoding::V1_PLANES`]), to load
     /// it and then [`Network::widen_input`] it.
     pub fn with_input_planes(cfg: &NetConfig, planes: usize, device: &Device) -> Self {
         let c = cfg.channels;

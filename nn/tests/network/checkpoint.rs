@@ -406,63 +406,61 @@ fn checkpoints_written_before_the_xxhash_swap_still_verify() {
     assert_eq!(ckpt.header.checksum, 0x3197_bab2_2803_9896, "the checksum `checkpoint info` showed before the swap");
 }
 
-/// A checkpoint of encoding version 1 (115 input planes, before the attack planes) or 2 (121,
-/// before the burn planes) loads as a network of this build's encoding that ignores the new
-/// planes: the same outputs as the old network on the old planes, whatever the new planes
-/// hold; its optimiser state is dropped (its input moments have the old shape).
+/// A checkpoint of encoding version 1 (115 input planes, before the attack planes) loads as a
+/// version-2 network that ignores the new planes: the same outputs as the old network on the
+/// old planes, whatever the attack planes hold; its optimiser state is dropped (its input
+/// moments have the old shape).
 #[test]
-fn older_encoding_checkpoints_load_widened_with_the_same_outputs() {
+fn encoding_1_checkpoints_load_widened_with_the_same_outputs() {
     use burn::tensor::{Tensor, TensorData};
-    use nn::encoding::{ENCODING_VERSION, V1_PLANES, V2_PLANES};
+    use nn::encoding::{ENCODING_VERSION, V1_PLANES};
 
-    let tmp = tmpdir("old-encoding");
-    let path = tmp.path().join("old.ckpt");
+    let tmp = tmpdir("v1");
+    let dir = tmp.path();
+    let path = dir.join("v1.ckpt");
     let cfg = tiny();
     let device = backend::cpu_device();
     device.seed(11);
-    for (version, old_planes) in [(1u32, V1_PLANES), (2, V2_PLANES)] {
-        let old = Network::with_input_planes(&cfg, old_planes, &device);
-        assert_eq!(old.input_planes(), old_planes);
-        let mut header = Header::new(cfg.clone(), "standard");
-        header.encoding_version = version;
-        header.num_planes = old_planes;
-        header.step = 42;
-        checkpoint::save(&path, &Checkpoint { header, network: old.clone(), optimizer: Some(vec![1, 2, 3]) }).unwrap();
-
-        let loaded = checkpoint::load(&path, &device).unwrap();
-        assert_eq!(loaded.header.encoding_version, ENCODING_VERSION);
-        assert_eq!(loaded.header.num_planes, NUM_PLANES);
-        assert_eq!(loaded.header.step, 42);
-        assert!(loaded.optimizer.is_none());
-        assert_eq!(loaded.network.input_planes(), NUM_PLANES);
-
-        // New-layout inputs with random new planes; the old network sees its own planes only.
-        let b = 3;
-        let x = inputs(5, b);
-        let mut x_old = Vec::with_capacity(b * old_planes * SQUARES);
-        for i in 0..b {
-            let at = i * NUM_PLANES * SQUARES;
-            x_old.extend_from_slice(&x[at..at + old_planes * SQUARES]);
-        }
-        assert!(x[old_planes * SQUARES..NUM_PLANES * SQUARES].iter().any(|&v| v != 0.0));
-        let old_out = old.forward(Tensor::from_data(TensorData::new(x_old, [b, old_planes, 16, 16]), &device));
-        let new_out = loaded.network.forward(Network::input_tensor(&x, b, &device));
-        let a = old_out.wdl.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
-        let n = new_out.wdl.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
-        assert_eq!(a.len(), n.len());
-        for (p, q) in a.iter().zip(&n) {
-            assert!((p - q).abs() < 1e-5, "{p} vs {q}");
-        }
-        let a = old_out.moves.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
-        let n = new_out.moves.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
-        assert!(a.iter().zip(&n).all(|(p, q)| (p - q).abs() < 1e-4));
-    }
-
-    // A version-1 header that claims the new plane count is a mismatch, not an upgrade.
+    let old = Network::with_input_planes(&cfg, V1_PLANES, &device);
+    assert_eq!(old.input_planes(), V1_PLANES);
     let mut header = Header::new(cfg.clone(), "standard");
     header.encoding_version = 1;
-    let network = Network::new(&cfg, &device);
-    checkpoint::save(&path, &Checkpoint { header, network, optimizer: None }).unwrap();
+    header.num_planes = V1_PLANES;
+    header.step = 42;
+    checkpoint::save(&path, &Checkpoint { header, network: old.clone(), optimizer: Some(vec![1, 2, 3]) }).unwrap();
+
+    let loaded = checkpoint::load(&path, &device).unwrap();
+    assert_eq!(loaded.header.encoding_version, ENCODING_VERSION);
+    assert_eq!(loaded.header.num_planes, NUM_PLANES);
+    assert_eq!(loaded.header.step, 42);
+    assert!(loaded.optimizer.is_none());
+    assert_eq!(loaded.network.input_planes(), NUM_PLANES);
+
+    // New-layout inputs with random attack planes; the old network sees planes 0..115 only.
+    let b = 3;
+    let x = inputs(5, b);
+    let mut x_old = Vec::with_capacity(b * V1_PLANES * SQUARES);
+    for i in 0..b {
+        let at = i * NUM_PLANES * SQUARES;
+        x_old.extend_from_slice(&x[at..at + V1_PLANES * SQUARES]);
+    }
+    assert!(x[V1_PLANES * SQUARES..NUM_PLANES * SQUARES].iter().any(|&v| v != 0.0));
+    let old_out = old.forward(Tensor::from_data(TensorData::new(x_old, [b, V1_PLANES, 16, 16]), &device));
+    let new_out = loaded.network.forward(Network::input_tensor(&x, b, &device));
+    let a = old_out.wdl.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
+    let n = new_out.wdl.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
+    assert_eq!(a.len(), n.len());
+    for (p, q) in a.iter().zip(&n) {
+        assert!((p - q).abs() < 1e-5, "{p} vs {q}");
+    }
+    let a = old_out.moves.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
+    let n = new_out.moves.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
+    assert!(a.iter().zip(&n).all(|(p, q)| (p - q).abs() < 1e-4));
+
+    // A version-1 header that claims the new plane count is a mismatch, not an upgrade.
+    let mut header = Header::new(cfg, "standard");
+    header.encoding_version = 1;
+    checkpoint::save(&path, &Checkpoint { header, network: old, optimizer: None }).unwrap();
     let e = err_text(&path);
     assert!(e.contains(&format!("has encoding version 1, this build encodes version {ENCODING_VERSION}")), "{e}");
 }

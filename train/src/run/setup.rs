@@ -311,7 +311,7 @@ fn load_network(
     if ckpt.header.rules != rules_tag {
         return Err(RunError::RulesDiffer { checkpoint: ckpt.header.rules.clone(), config: rules_tag.to_string() });
     }
-    // A checkpoint of an older encoding (1 or 2) loads widened, without its optimiser moments (see
+    // An encoding-1 checkpoint loads widened, without its optimiser moments (see
     // `nn::checkpoint::load`); the log says so, since the first steps after it differ from a
     // plain resume.
     let fresh_moments = ckpt.header.step > 0 && ckpt.optimizer.is_none();
@@ -402,7 +402,7 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
         ));
     }
     if fresh_moments {
-        log.line("the checkpoint has no optimiser state (a checkpoint of an older encoding, widened on load, or one saved without it): AdamW moments start fresh");
+        log.line("the checkpoint has no optimiser state (an encoding-1 checkpoint upgraded on load, or one saved without it): AdamW moments start fresh");
     }
 }
 
