@@ -101,26 +101,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", one_line(&e));
+            eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
-}
-
-/// The error and its causes on one line, `outer: cause: ...`, leaving out a cause whose text the
-/// line already holds (errors that wrap another with `#[from]` and print it too would otherwise
-/// say the same thing twice).
-fn one_line(e: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
 }

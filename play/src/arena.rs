@@ -126,7 +126,7 @@ impl Balance {
 /// Why an arena could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
-    #[error("{0}")]
+    #[error(transparent)]
     Spec(#[from] SpecError),
     #[error("{0}")]
     Config(String),
