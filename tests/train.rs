@@ -474,3 +474,33 @@ fn a_run_too_large_for_the_machine_is_refused_before_allocating() {
     assert!(e.contains("the replay window (window_positions)"), "{e}");
     assert!(!run.join("checkpoints").exists(), "nothing was created");
 }
+
+#[test]
+fn yardstick_charts_plot_the_committed_records_and_refuse_bad_tables() {
+    // The committed table of issue 23's matches: every record it names is there.
+    let table = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/training/scratch/yardstick.csv"));
+    let points = train::read_yardstick(table).unwrap_or_else(|e| panic!("{e}"));
+    assert!(points.len() >= 20 && points.iter().all(|p| p.wins + p.draws + p.losses >= 10));
+
+    // A table of its own, charted beside it.
+    let dir = tmpdir("yardstick");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("m.json"), r#"{"games": 4, "wins": 1, "draws": 1, "losses": 2}"#).unwrap();
+    let t = dir.join("t.csv");
+    std::fs::write(&t, "chart,series,hours,record,wins,draws,losses\nd1,run,1.5,m,,,\nd1,run,0.5,,3,0,7\n").unwrap();
+    let o = tenjiku(&["plot", "--yardstick", t.to_str().unwrap(), "--goal", "55"]);
+    ok(&o);
+    let bytes = std::fs::read(dir.join("yardstick-d1.png")).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("yardstick-d1.png"));
+
+    std::fs::write(&t, "chart,series,hours,record\nd1,run,1.5,missing\n").unwrap();
+    assert_one_line_error(&tenjiku(&["plot", "--yardstick", t.to_str().unwrap()]), "cannot read arena record");
+    std::fs::write(&t, "chart,series,hours,record\nd1,run,1.5,m\n").unwrap();
+    assert_one_line_error(
+        &tenjiku(&["plot", "--yardstick", t.to_str().unwrap(), "--goal", "150"]),
+        "not a score in percent",
+    );
+    let o = tenjiku(&["plot", "--goal", "55", dir.to_str().unwrap()]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--yardstick"));
+}

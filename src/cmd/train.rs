@@ -27,9 +27,10 @@ pub struct TrainerArgs {
     /// Stop at this training step (0: never); overrides the config's max_steps.
     #[arg(long)]
     pub max_steps: Option<u64>,
-    /// Set a config field, FIELD=VALUE (repeatable). On a resumed run only the learning schedule
-    /// may change (lr, temperature_plies); the change is written to the run's config.toml and
-    /// logged in train.log.
+    /// Set a config field, FIELD=VALUE (repeatable). On a resumed run only two kinds may change:
+    /// the learning schedule (lr, temperature_plies, selfplay_material_mix, ...: written to the
+    /// run's config.toml and logged in train.log) and how the run goes (threads, max_steps,
+    /// eval_every_checkpoints, ...: this invocation only); the run's config.toml lists both.
     #[arg(long = "set", value_name = "FIELD=VALUE")]
     pub set: Vec<String>,
     /// Stop after this many minutes (with a checkpoint); more than 0, at most a year.

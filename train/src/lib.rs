@@ -18,6 +18,7 @@ mod run;
 mod selfplay;
 mod store;
 mod worker;
+mod yardstick;
 
 pub use chunk::{parse_chunk_key, Chunk, ChunkError, ChunkName};
 pub use config::{Bootstrap, ConfigError, FieldError, RunConfig};
@@ -27,3 +28,4 @@ pub use replay::{GameFile, GameFileError};
 pub use run::{run, RunOptions, RunSummary, DEFAULT_LEASE_SECONDS, DEFAULT_POLL_SECONDS, EVAL_OPENING_PLIES};
 pub use store::{Store, StoreError};
 pub use worker::{selfplay, WorkerOptions, WorkerSummary};
+pub use yardstick::{plot_yardstick, read_yardstick, YardstickPoint};

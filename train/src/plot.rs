@@ -59,11 +59,37 @@ impl Metrics {
 }
 
 /// One line of a chart.
-struct Line {
-    label: String,
-    points: Vec<(f64, f64)>,
+pub(crate) struct Line {
+    pub(crate) label: String,
+    pub(crate) points: Vec<(f64, f64)>,
     /// Half-width of a 95% interval per point (error bars), if any.
-    errors: Vec<f64>,
+    pub(crate) errors: Vec<f64>,
+}
+
+/// A chart's axes: what x is, what y is, fixed x and y ranges (else the data's, padded; error bars
+/// are cut to a fixed range), and a labelled horizontal reference line (a goal).
+pub(crate) struct Axes<'a> {
+    pub(crate) x: &'a str,
+    pub(crate) y: &'a str,
+    pub(crate) x_range: Option<(f64, f64)>,
+    pub(crate) y_range: Option<(f64, f64)>,
+    pub(crate) reference: Option<(f64, &'a str)>,
+    /// Where the legend goes (plotters' default: the middle of the right edge).
+    pub(crate) legend: SeriesLabelPosition,
+}
+
+impl<'a> Axes<'a> {
+    /// Against the training step.
+    fn steps(y: &'a str) -> Self {
+        Axes {
+            x: "training step",
+            y,
+            x_range: None,
+            y_range: None,
+            reference: None,
+            legend: SeriesLabelPosition::MiddleRight,
+        }
+    }
 }
 
 /// Write the charts of `run_dir/metrics.csv` into `run_dir`; returns the files written.
@@ -72,8 +98,6 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
     if metrics.rows.is_empty() {
         return Err(format!("{} has no rows yet: nothing to plot", run_dir.join("metrics.csv").display()));
     }
-    // Registering twice (a second plot in one process) is harmless: the same bytes.
-    let _ = register_font("sans-serif", FontStyle::Normal, FONT);
     let line =
         |label: &str, col: &str| Line { label: label.into(), points: metrics.series("step", col), errors: Vec::new() };
     let mut written = Vec::new();
@@ -83,7 +107,7 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
             return Ok(());
         }
         let path = run_dir.join(file);
-        draw(&path, title, y, &lines).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
+        draw(&path, title, &Axes::steps(y), &lines).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
         written.push(path);
         Ok(())
     };
@@ -154,7 +178,6 @@ pub fn plot_compare(runs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, String
         all.push((name, m));
     }
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let _ = register_font("sans-serif", FontStyle::Normal, FONT);
     let mut written = Vec::new();
     // Scores, not Elo: a 0-10 or 10-0 evaluation has an infinite Elo but a plain score.
     let score = |m: &Metrics, col: &str| -> Vec<(f64, f64)> {
@@ -191,7 +214,7 @@ pub fn plot_compare(runs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, String
             continue;
         }
         let path = out.join(file);
-        draw(&path, title, y, &lines).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
+        draw(&path, title, &Axes::steps(y), &lines).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
         written.push(path);
     }
     Ok(written)
@@ -235,8 +258,13 @@ fn elo_lines(m: &Metrics) -> Vec<Line> {
     lines
 }
 
-fn draw(path: &Path, title: &str, y_label: &str, lines: &[Line]) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Result<(), Box<dyn std::error::Error>> {
+    // Registering twice (a second plot in one process) is harmless: the same bytes.
+    let _ = register_font("sans-serif", FontStyle::Normal, FONT);
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    if let Some((y, _)) = axes.reference {
+        (y0, y1) = (y, y);
+    }
     for l in lines {
         for (i, &(x, y)) in l.points.iter().enumerate() {
             let e = l.errors.get(i).copied().unwrap_or(0.0);
@@ -249,8 +277,9 @@ fn draw(path: &Path, title: &str, y_label: &str, lines: &[Line]) -> Result<(), B
     if x1 <= x0 {
         x1 = x0 + 1.0;
     }
+    let (x0, x1) = axes.x_range.unwrap_or((x0, x1));
     let pad = ((y1 - y0) * 0.05).max(1e-3);
-    let (y0, y1) = (y0 - pad, y1 + pad);
+    let (y0, y1) = axes.y_range.unwrap_or((y0 - pad, y1 + pad));
 
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
@@ -262,9 +291,9 @@ fn draw(path: &Path, title: &str, y_label: &str, lines: &[Line]) -> Result<(), B
         .build_cartesian_2d(x0..x1, y0..y1)?;
     chart
         .configure_mesh()
-        .x_desc("training step")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_desc(y_label)
+        .x_desc(axes.x)
+        .x_label_formatter(&|x| if x1 - x0 < 20.0 { format!("{x:.1}") } else { format!("{x:.0}") })
+        .y_desc(axes.y)
         .label_style(("sans-serif", 14))
         .draw()?;
     for (k, l) in lines.iter().enumerate() {
@@ -277,12 +306,20 @@ fn draw(path: &Path, title: &str, y_label: &str, lines: &[Line]) -> Result<(), B
         for (i, &(x, y)) in l.points.iter().enumerate() {
             let e = l.errors.get(i).copied().unwrap_or(0.0);
             if e > 0.0 {
-                chart.draw_series(std::iter::once(PathElement::new(vec![(x, y - e), (x, y + e)], color)))?;
+                let (lo, hi) = ((y - e).max(y0), (y + e).min(y1));
+                chart.draw_series(std::iter::once(PathElement::new(vec![(x, lo), (x, hi)], color)))?;
             }
         }
     }
+    if let Some((y, label)) = axes.reference {
+        chart
+            .draw_series(LineSeries::new([(x0, y), (x1, y)], BLACK.stroke_width(1)))?
+            .label(label)
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
+    }
     chart
         .configure_series_labels()
+        .position(axes.legend.clone())
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
