@@ -58,8 +58,10 @@ watch)
         if [ $(( $(date +%s) - last )) -ge $(( minutes * 60 )) ]; then
             last=$(date +%s)
             if "$0" save "$name"; then
+                # The step of the checkpoint carried (the run may have written a newer one since).
+                step=$(cargo run --release -q -- checkpoint info "$carry/latest.ckpt" | sed -n 's/^step = //p')
                 git add -- "$carry"
-                git commit -q -m "$name carried while training ($(tr -d '[:space:]' < "$run/checkpoints/latest"))" -- "$carry" > /dev/null ||
+                git commit -q -m "$name carried while training (step $step)" -- "$carry" > /dev/null ||
                     echo "watch: nothing new to commit" >&2
             fi
         fi
