@@ -31,15 +31,11 @@ pub struct YardstickPoint {
 }
 
 impl YardstickPoint {
-    /// Score in percent and the half-width of its 95% interval.
+    /// Score in percent and the half-width of its 95% interval (the arena's per-game variance).
     pub fn score(&self) -> (f64, f64) {
-        let n = (self.wins + self.draws + self.losses) as f64;
-        let s = (self.wins as f64 + 0.5 * self.draws as f64) / n;
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        (100.0 * s, 100.0 * 1.96 * (var / n).sqrt())
+        let w = play::Wdl::new(self.wins, self.draws, self.losses);
+        let (s, var) = (w.score().unwrap_or(0.0), w.variance().unwrap_or(0.0));
+        (100.0 * s, 100.0 * 1.96 * (var / w.games() as f64).sqrt())
     }
 }
 
