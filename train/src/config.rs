@@ -144,6 +144,12 @@ pub struct RunConfig {
     /// from every position's final material, a denser signal than the game result.
     #[serde(default)]
     pub selfplay_material_mix: f32,
+    /// From this training step on, the self-play searches (and the in-loop evaluation's) see
+    /// the WDL head alone (`selfplay_material_mix` then counts as 0): the blend teaches a random
+    /// network not to give pieces away, and holds back one whose result head has learnt
+    /// (BENCHMARKS.md "Self-play without the blend from step 3,004"). 0 = the blend throughout.
+    #[serde(default)]
+    pub selfplay_material_mix_until_step: u64,
     /// The self-play searches' (and the in-loop evaluation's) royal guard
     /// (`search::mcts::MctsConfig::royal_guard`): moves that let the opponent take the last
     /// royal at once get no prior and no policy target, and positions where every move does
@@ -310,7 +316,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 14] = [
+pub const SCHEDULE_FIELDS: [&str; 15] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -318,6 +324,7 @@ pub const SCHEDULE_FIELDS: [&str; 14] = [
     "opponent_random_plies",
     "opponent_policy_fraction",
     "selfplay_material_mix",
+    "selfplay_material_mix_until_step",
     "value_q_weight",
     "material_horizon",
     "royal_guard",
@@ -375,6 +382,16 @@ impl RunConfig {
                 n.validate().map_err(|error| ConfigError::NetTable { origin: origin.to_string(), error })?;
                 Ok(cfg)
             }
+        }
+    }
+
+    /// The weight of the material head in the value the self-play searches (and the in-loop
+    /// evaluation's) see for a network of training step `step`: `selfplay_material_mix`, or 0
+    /// from `selfplay_material_mix_until_step` on (when that is not 0).
+    pub fn selfplay_material_mix_at(&self, step: u64) -> f32 {
+        match self.selfplay_material_mix_until_step {
+            until if until > 0 && step >= until => 0.0,
+            _ => self.selfplay_material_mix,
         }
     }
 
@@ -862,5 +879,24 @@ mod tests {
         .unwrap();
         assert_eq!((old.opponent_random_plies, old.opponent_policy_fraction), (0, 0.0));
         assert_eq!(old.selfplay_random_plies, 0);
+    }
+
+    #[test]
+    fn the_material_mix_drops_to_zero_at_its_step() {
+        let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
+        assert_eq!(c.selfplay_material_mix_until_step, 0, "0 (the blend throughout) when absent");
+        let mut m = c.clone();
+        m.set_field("selfplay_material_mix=0.5").unwrap();
+        assert_eq!((m.selfplay_material_mix_at(0), m.selfplay_material_mix_at(1_000_000)), (0.5, 0.5));
+        m.set_field("selfplay_material_mix_until_step=3000").unwrap();
+        assert_eq!(c.first_difference(&m), None, "a schedule field");
+        assert_eq!(m.schedule_changes(&c).len(), 2);
+        assert_eq!(m.selfplay_material_mix_at(2_999), 0.5);
+        assert_eq!(m.selfplay_material_mix_at(3_000), 0.0);
+        assert_eq!(m.selfplay_material_mix_at(9_000), 0.0);
+        let e = m.set_field("selfplay_material_mix_until_step=-1").unwrap_err().to_string();
+        assert!(e.contains("selfplay_material_mix_until_step"), "{e}");
+        let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
+        assert_eq!(back.selfplay_material_mix_until_step, 3000, "kept in a run's config.toml");
     }
 }

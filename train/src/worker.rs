@@ -272,15 +272,18 @@ impl Worker {
         if ckpt.header.rules != self.rules_tag {
             return Err(RunError::RulesDiffer { checkpoint: ckpt.header.rules, config: self.rules_tag.clone() });
         }
-        match self.evaluator.as_mut() {
-            Some(e) => e.set_network(ckpt.network),
+        let e = match self.evaluator.as_mut() {
+            Some(e) => {
+                e.set_network(ckpt.network);
+                e
+            }
             None => {
                 let mut e = NetEvaluator::new(ckpt.network, &self.device);
-                e.set_material_mix(self.cfg.selfplay_material_mix)?;
                 e.set_precision(self.cfg.precision.parse()?)?;
-                self.evaluator = Some(e);
+                self.evaluator.insert(e)
             }
-        }
+        };
+        e.set_material_mix(self.cfg.selfplay_material_mix_at(p.step))?;
         if let Some(sp) = self.selfplay.as_mut() {
             sp.net_step = p.step;
         }

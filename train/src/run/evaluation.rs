@@ -40,9 +40,10 @@ pub(super) fn evaluate(
     log: &mut Log,
 ) -> Row {
     let mut keys = if cfg.backend == "default" { String::new() } else { format!(",backend={}", cfg.backend) };
-    if cfg.selfplay_material_mix > 0.0 {
+    let mix = cfg.selfplay_material_mix_at(step);
+    if mix > 0.0 {
         // The network is rated with the search its self-play uses.
-        keys += &format!(",material_mix={}", cfg.selfplay_material_mix);
+        keys += &format!(",material_mix={mix}");
     }
     if cfg.mate_guard {
         keys += ",guard=2";

@@ -395,6 +395,12 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
             cfg.opponent_engine,
         ));
     }
+    if cfg.selfplay_material_mix > 0.0 && cfg.selfplay_material_mix_until_step > 0 {
+        log.line(&format!(
+            "self-play material mix: {} for the networks of steps before {}, then 0 (the result head alone)",
+            cfg.selfplay_material_mix, cfg.selfplay_material_mix_until_step
+        ));
+    }
     if cfg.selfplay_random_plies > 0 {
         log.line(&format!(
             "random starts: each self-play game opens with 0 to {} random plies (not recorded)",

@@ -68,6 +68,8 @@ impl Run {
         self.lease.check()?;
         let (key, bytes) = self.learner.save(&self.store)?;
         let step = self.learner.step();
+        let (before, now) =
+            (self.cfg.selfplay_material_mix_at(self.last_ckpt_step), self.cfg.selfplay_material_mix_at(step));
         self.last_ckpt_step = step;
         let n = self.publication + 1;
         self.lease.publish(n, &key, step)?;
@@ -84,6 +86,12 @@ impl Run {
             }
         }
         self.log.line(&format!("checkpoint {} (published as {n})", self.store.describe(&key)));
+        if before != now {
+            self.log.line(&format!(
+                "self-play material mix {before} -> {now} from this network on (selfplay_material_mix_until_step = {})",
+                self.cfg.selfplay_material_mix_until_step
+            ));
+        }
         self.mirror();
         Ok(())
     }
