@@ -209,6 +209,33 @@ fn a_resumed_run_can_change_its_learning_schedule() {
 }
 
 #[test]
+fn the_self_play_material_mix_drops_to_zero_at_its_step() {
+    let run = tmpdir("mix-until");
+    let r = run.to_str().unwrap();
+    ok(&tenjiku(&["train", "--config", TINY, "--run-dir", r, "--max-steps", "5"]));
+    let set = ["--set", "selfplay_material_mix=0.5", "--set", "selfplay_material_mix_until_step=20"];
+    ok(&tenjiku(&[&["train", "--run-dir", r, "--max-steps", "30"][..], &set[..]].concat()));
+    assert_eq!(latest_step(&run), Some(30));
+    let cfg = read(&run.join("config.toml"));
+    assert!(cfg.contains("\nselfplay_material_mix_until_step = 20\n"), "a schedule field kept in the run: {cfg}");
+    let log = read(&run.join("train.log"));
+    assert!(
+        log.contains("self-play material mix: 0.5 for the networks of steps before 20, then 0 (the result head alone)"),
+        "{log}"
+    );
+    // Logged once, with the checkpoint the workers switch at: step 20, not 10 or 30.
+    let lines: Vec<&str> = log.lines().collect();
+    let drops: Vec<usize> =
+        (0..lines.len()).filter(|&i| lines[i].contains("self-play material mix 0.5 -> 0")).collect();
+    assert_eq!(drops.len(), 1, "{log}");
+    assert!(lines[drops[0] - 1].contains("step-000000020.ckpt"), "{log}");
+    assert_one_line_error(
+        &tenjiku(&["train", "--run-dir", r, "--set", "selfplay_material_mix_until_step=soon"]),
+        "selfplay_material_mix_until_step",
+    );
+}
+
+#[test]
 fn the_same_seed_plays_the_same_games() {
     let (a, b) = (tmpdir("seed-a"), tmpdir("seed-b"));
     for run in [&a, &b] {
