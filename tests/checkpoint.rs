@@ -83,3 +83,35 @@ fn errors_are_one_line() {
         tenjiku(&["checkpoint", "new", "--config", TINY, "--out", dir.join("no/such/dir/x.ckpt").to_str().unwrap()]);
     assert_one_line_error(&o, "cannot write checkpoint");
 }
+
+/// `checkpoint average`: two networks in, their mean out (its header names both and takes the
+/// larger step); one input, mismatched configs or a missing file are one-line errors.
+#[test]
+fn average_writes_the_mean_of_its_inputs() {
+    let dir = tmpdir("average");
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    for (name, seed) in [("a.ckpt", "1"), ("b.ckpt", "2")] {
+        let o = tenjiku(&["checkpoint", "new", "--config", TINY, "--out", &path(name), "--seed", seed]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = tenjiku(&["checkpoint", "average", "--out", &path("mean.ckpt"), &path("a.ckpt"), &path("b.ckpt")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).starts_with(&format!("wrote {} (mean of 2 checkpoints, step 0", path("mean.ckpt"))), "{}", stdout(&o));
+    let info = stdout(&tenjiku(&["checkpoint", "info", &path("mean.ckpt")]));
+    assert!(info.contains("parent = \"mean of ") && info.contains("a.ckpt (step 0)") && info.contains("b.ckpt (step 0)"), "{info}");
+    // The mean plays: it evaluates a position like any network.
+    let o = tenjiku(&["go", "--engine", &format!("mcts:checkpoint={},visits=4", path("mean.ckpt"))]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let o = tenjiku(&["checkpoint", "average", "--out", &path("x.ckpt"), &path("a.ckpt")]);
+    assert!(!o.status.success(), "one input is refused");
+    let big = dir.join("big.toml");
+    std::fs::write(&big, std::fs::read_to_string(TINY).unwrap().replace("channels = 8", "channels = 12")).unwrap();
+    let o = tenjiku(&["checkpoint", "new", "--config", big.to_str().unwrap(), "--out", &path("c.ckpt")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tenjiku(&["checkpoint", "average", "--out", &path("x.ckpt"), &path("a.ckpt"), &path("c.ckpt")]);
+    assert_one_line_error(&o, "cannot be averaged with");
+    let o = tenjiku(&["checkpoint", "average", "--out", &path("x.ckpt"), &path("a.ckpt"), &path("missing.ckpt")]);
+    assert_one_line_error(&o, "cannot read checkpoint");
+    assert!(!dir.join("x.ckpt").exists(), "nothing written on error");
+}

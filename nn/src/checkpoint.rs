@@ -153,6 +153,10 @@ pub enum CheckpointError {
     Shape { path: PathBuf, what: &'static str, found: usize, expected: usize },
     /// The weights do not fit the header's network config (or are not a record at all).
     Record { path: PathBuf, msg: String },
+    /// Checkpoints that cannot be combined (see [`average`]): `what` differs from the first's.
+    Incompatible { path: PathBuf, first: PathBuf, what: &'static str },
+    /// [`average`] was given no checkpoint.
+    NothingToAverage,
 }
 
 impl fmt::Display for CheckpointError {
@@ -189,6 +193,13 @@ impl fmt::Display for CheckpointError {
                 write!(f, "checkpoint {} has {what} {found}, this build has {expected}", path.display())
             }
             Record { path, msg } => write!(f, "checkpoint {} weights do not match its config: {msg}", path.display()),
+            Incompatible { path, first, what } => write!(
+                f,
+                "checkpoint {} cannot be averaged with {}: its {what} differs (every input needs the same network config and rules)",
+                path.display(),
+                first.display()
+            ),
+            NothingToAverage => write!(f, "no checkpoint to average: give at least one"),
         }
     }
 }
@@ -244,6 +255,45 @@ pub fn to_bytes(path: &Path, ckpt: &Checkpoint) -> Result<(Vec<u8>, u64), Checkp
     let mut bytes = prefix;
     bytes.extend_from_slice(&body);
     Ok((bytes, checksum))
+}
+
+/// The element-wise mean of the networks in `paths` (weights and batch-norm statistics): a
+/// snapshot average over a stretch of training, which smooths the step-to-step swings of a
+/// self-play run (stochastic weight averaging, as KataGo does for the networks it releases).
+/// Every input must have the same network config and rules. The result has no optimiser state,
+/// the largest input step as its step, and names its inputs as its parent. Inputs are read one
+/// at a time, so memory stays at two networks.
+pub fn average(paths: &[PathBuf], device: &Device) -> Result<Checkpoint, CheckpointError> {
+    let Some((first_path, rest)) = paths.split_first() else { return Err(CheckpointError::NothingToAverage) };
+    let first = load(first_path, device)?;
+    let mut sums: Vec<Vec<f64>> =
+        first.network.parameters().into_iter().map(|(_, v)| v.into_iter().map(f64::from).collect()).collect();
+    let mut step = first.header.step;
+    let mut names = vec![format!("{} (step {})", first_path.display(), first.header.step)];
+    for path in rest {
+        let ckpt = load(path, device)?;
+        let incompatible = |what| CheckpointError::Incompatible { path: path.clone(), first: first_path.clone(), what };
+        if ckpt.header.network != first.header.network {
+            return Err(incompatible("network config"));
+        }
+        if ckpt.header.rules != first.header.rules {
+            return Err(incompatible("rules preset"));
+        }
+        for (sum, (_, values)) in sums.iter_mut().zip(ckpt.network.parameters()) {
+            for (s, v) in sum.iter_mut().zip(values) {
+                *s += f64::from(v);
+            }
+        }
+        step = step.max(ckpt.header.step);
+        names.push(format!("{} (step {})", path.display(), ckpt.header.step));
+    }
+    let n = paths.len() as f64;
+    let means = sums.into_iter().map(|sum| sum.into_iter().map(|s| (s / n) as f32).collect()).collect();
+    let mut header = first.header.clone();
+    header.step = step;
+    header.parent = Some(format!("mean of {}", names.join(", ")));
+    header.created = crate::files::utc_now();
+    Ok(Checkpoint { header, network: first.network.with_parameters(means), optimizer: None })
 }
 
 /// The parts of a verified file.

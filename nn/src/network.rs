@@ -607,6 +607,48 @@ impl Network {
     }
 }
 
+impl Network {
+    /// Every float parameter and batch-norm statistic, in module order, as `f32` values with
+    /// their shapes (the input of [`Network::with_parameters`]).
+    pub fn parameters(&self) -> Vec<(Vec<usize>, Vec<f32>)> {
+        struct Collect(Vec<(Vec<usize>, Vec<f32>)>);
+        impl burn::module::ModuleVisitor for Collect {
+            fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+                let tensor = param.val();
+                let shape = tensor.dims().to_vec();
+                let values = tensor.into_data().convert::<f32>().try_to_vec::<f32>().expect("f32 parameter");
+                self.0.push((shape, values));
+            }
+        }
+        let mut c = Collect(Vec::new());
+        self.visit(&mut c);
+        c.0
+    }
+
+    /// This network with its float parameters and batch-norm statistics replaced, in module
+    /// order, by `values` (one flat vector per tensor, as [`Network::parameters`] lists them).
+    /// Panics if the count or a length differs: callers build `values` from a network of the
+    /// same config.
+    pub fn with_parameters(self, values: Vec<Vec<f32>>) -> Network {
+        struct Replace(std::vec::IntoIter<Vec<f32>>);
+        impl burn::module::ModuleMapper for Replace {
+            fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+                let (id, tensor, mapper) = param.consume();
+                let values = self.0.next().expect("one value vector per parameter");
+                let dims = tensor.dims();
+                assert_eq!(values.len(), dims.iter().product::<usize>(), "parameter length");
+                let data = burn::tensor::TensorData::new(values, dims);
+                let fresh = Tensor::<D>::from_data(data, &tensor.device());
+                Param::from_mapped_value(id, fresh, mapper)
+            }
+        }
+        let mut r = Replace(values.into_iter());
+        let net = self.map(&mut r);
+        assert!(r.0.next().is_none(), "more value vectors than parameters");
+        net
+    }
+}
+
 /// Force every lazily initialised parameter, in module order.
 fn materialise(net: Network) -> Network {
     struct Touch;

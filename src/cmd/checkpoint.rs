@@ -34,6 +34,16 @@ enum Command {
         #[arg(long, default_value = "standard")]
         rules: String,
     },
+    /// Write the element-wise mean of several checkpoints' networks (a snapshot average over a
+    /// stretch of training; same network config and rules required; no optimiser state).
+    Average {
+        /// Where to write the averaged checkpoint.
+        #[arg(long)]
+        out: PathBuf,
+        /// The checkpoints to average (at least two).
+        #[arg(required = true, num_args = 2..)]
+        inputs: Vec<PathBuf>,
+    },
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -56,6 +66,18 @@ pub fn run(a: Args) -> Result<()> {
                 cfg.blocks,
                 cfg.channels,
                 cfg.flops_per_position() as f64 / 1e6
+            );
+            Ok(())
+        }
+        Command::Average { out, inputs } => {
+            let device = nn::backend::cpu_device();
+            let ckpt = checkpoint::average(&inputs, &device)?;
+            let sum = checkpoint::save(&out, &ckpt)?;
+            println!(
+                "wrote {} (mean of {} checkpoints, step {}, xxh64:{sum:016x})",
+                out.display(),
+                inputs.len(),
+                ckpt.header.step
             );
             Ok(())
         }

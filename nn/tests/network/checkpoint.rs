@@ -464,3 +464,82 @@ fn encoding_1_checkpoints_load_widened_with_the_same_outputs() {
     let e = err_text(&path);
     assert!(e.contains(&format!("has encoding version 1, this build encodes version {ENCODING_VERSION}")), "{e}");
 }
+
+/// `average`: the mean of one network with itself is that network, bit for bit; the mean of two
+/// is their element-wise mean (batch-norm statistics included) with the larger step, a parent
+/// naming both and no optimiser state; a third network's outputs lie between; inputs that differ
+/// in config or rules, or none at all, are one-line errors.
+#[test]
+fn checkpoints_average_element_wise() {
+    let tmp = tmpdir("average");
+    let dir = tmp.path();
+    let device = backend::cpu_device();
+    let (a, mut trainer) = trained();
+    let data = Data::new();
+    for _ in 0..3 {
+        trainer.step(&data.batch());
+    }
+    let mut header = a.header.clone();
+    header.step = trainer.steps();
+    let b = Checkpoint { header, network: trainer.network(), optimizer: Some(trainer.optimizer_state()) };
+    let (pa, pb) = (dir.join("a.ckpt"), dir.join("b.ckpt"));
+    checkpoint::save(&pa, &a).unwrap();
+    checkpoint::save(&pb, &b).unwrap();
+
+    let x = inputs(13, 3);
+    let same = checkpoint::average(&[pa.clone(), pa.clone()], &device).unwrap();
+    let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+    let (o1, o2) = (outputs(a.network.clone(), &device, &x, 3), outputs(same.network, &device, &x, 3));
+    assert_eq!(bits(&o1.0), bits(&o2.0), "a network averaged with itself is itself");
+    assert_eq!(bits(&o1.1.concat()), bits(&o2.1.concat()));
+
+    let mean = checkpoint::average(&[pa.clone(), pb.clone()], &device).unwrap();
+    assert_eq!(mean.header.step, 5);
+    assert!(mean.optimizer.is_none());
+    let parent = mean.header.parent.clone().unwrap();
+    assert!(parent.contains("a.ckpt (step 2)") && parent.contains("b.ckpt (step 5)"), "{parent}");
+    let (pa_params, pb_params, pm) = (a.network.parameters(), b.network.parameters(), mean.network.parameters());
+    assert_eq!(pm.len(), pa_params.len());
+    let mut differing = 0;
+    for ((x, y), m) in pa_params.iter().zip(&pb_params).zip(&pm) {
+        assert_eq!(x.0, m.0, "shapes kept");
+        for ((u, v), w) in x.1.iter().zip(&y.1).zip(&m.1) {
+            assert!((w - (u + v) / 2.0).abs() <= 1e-6 * (1.0 + u.abs() + v.abs()), "{w} is the mean of {u} and {v}");
+            differing += usize::from(u != v);
+        }
+    }
+    assert!(differing > 100, "the two inputs differ ({differing} values)");
+    // The batch-norm statistics are among the averaged values: training moved them.
+    let stats = pa_params.iter().zip(&pb_params).filter(|(x, y)| x.0.len() == 1 && x.1 != y.1).count();
+    assert!(stats > 0);
+
+    // It saves and loads like any checkpoint.
+    let pm_path = dir.join("mean.ckpt");
+    checkpoint::save(&pm_path, &mean).unwrap();
+    assert_eq!(checkpoint::load(&pm_path, &device).unwrap().network.parameters(), pm);
+
+    // Mismatches.
+    let one_line = |e: CheckpointError| {
+        let s = e.to_string();
+        assert!(!s.contains('\n'), "{s}");
+        s
+    };
+    let mut other = trained_checkpoint();
+    let mut cfg = other.header.network.clone();
+    cfg.channels += 4;
+    other.header.network = cfg.clone();
+    other.network = Network::seeded(&cfg, 1, &device);
+    let pc = dir.join("c.ckpt");
+    checkpoint::save(&pc, &other).unwrap();
+    let e = one_line(checkpoint::average(&[pa.clone(), pc.clone()], &device).unwrap_err());
+    assert!(e.contains("c.ckpt cannot be averaged with") && e.contains("network config differs"), "{e}");
+    let mut other = trained_checkpoint();
+    other.header.rules = "house".into();
+    checkpoint::save(&pc, &other).unwrap();
+    let e = one_line(checkpoint::average(&[pa.clone(), pc.clone()], &device).unwrap_err());
+    assert!(e.contains("rules preset differs"), "{e}");
+    let e = one_line(checkpoint::average(&[pa.clone(), dir.join("missing.ckpt")], &device).unwrap_err());
+    assert!(e.starts_with("cannot read checkpoint"), "{e}");
+    let e = one_line(checkpoint::average(&[], &device).unwrap_err());
+    assert!(e.contains("no checkpoint to average"), "{e}");
+}
