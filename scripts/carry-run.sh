@@ -11,7 +11,8 @@
 #                                       that was not carried is lost (BENCHMARKS.md, twentieth session)
 #
 # What is carried: the run's config.toml, metrics.csv, train.log, charts, evaluation games, its
-# newest checkpoint (with the optimiser state) as latest.ckpt, and the replay games that fill
+# newest checkpoint (with the optimiser state) as latest.ckpt, the mean the workers play as
+# averaged.ckpt (runs with `average_checkpoints` > 1), and the replay games that fill
 # its window (the newest game chunks holding `window_positions` positions, as games.tar.xz,
 # ~55 bytes a position). Without them a resumed run trains its next steps on the few thousand
 # positions of its first new games, many times each: the scratch run fell from 36% to 13.5%
@@ -32,6 +33,12 @@ save)
     cp "$run/config.toml" "$run/metrics.csv" "$run/train.log" "$carry/"
     cp "$run"/eval/*.pgn "$carry/eval/" 2>/dev/null || true
     cp "$run/checkpoints/$latest" "$carry/.latest.ckpt.tmp" && mv "$carry/.latest.ckpt.tmp" "$carry/latest.ckpt"
+    # With `average_checkpoints` > 1 the network the run plays is the mean of its newest
+    # checkpoints: carried as averaged.ckpt (the one to measure or play). A restored run averages
+    # from its latest.ckpt on, the window refilling over its next checkpoints.
+    if [ -f "$run/checkpoints/averaged/$latest" ]; then
+        cp "$run/checkpoints/averaged/$latest" "$carry/.averaged.ckpt.tmp" && mv "$carry/.averaged.ckpt.tmp" "$carry/averaged.ckpt"
+    fi
     # The newest chunks (by modification time) up to the window; a chunk's name ends in
     # -p<positions>.chunk.
     window=$(sed -n 's/^window_positions *= *\([0-9]*\).*/\1/p' "$run/config.toml")

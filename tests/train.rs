@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_one_line_error, ok, tenjiku};
+use common::{assert_one_line_error, ok, stdout, tenjiku};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -232,6 +232,51 @@ fn the_self_play_material_mix_drops_to_zero_at_its_step() {
     assert_one_line_error(
         &tenjiku(&["train", "--run-dir", r, "--set", "selfplay_material_mix_until_step=soon"]),
         "selfplay_material_mix_until_step",
+    );
+}
+
+/// `average_checkpoints = 2`: each checkpoint publishes the mean of it and the one before
+/// (`checkpoints/averaged/`), the workers load it, evaluation rates it, pruning keeps as many
+/// means as checkpoints; bad values are one-line errors.
+#[test]
+fn the_workers_play_the_mean_of_the_newest_checkpoints() {
+    let run = tmpdir("average");
+    let r = run.to_str().unwrap();
+    let set = ["--set", "average_checkpoints=2", "--set", "eval_every_checkpoints=2"];
+    ok(&tenjiku(&[&["train", "--config", TINY, "--run-dir", r, "--max-steps", "50"][..], &set[..]].concat()));
+    assert_eq!(latest_step(&run), Some(50));
+    let log = read(&run.join("train.log"));
+    assert!(log.contains("snapshot averaging: the workers play (and evaluation rates) the mean of the newest 2 checkpoints"), "{log}");
+    for (step, before) in [(20, 10), (30, 20), (50, 40)] {
+        let line = format!(
+            "step-{step:09}.ckpt (published as {}: the mean of steps {before}, {step} (",
+            step / 10 + 1
+        );
+        assert!(log.contains(&line), "{line} not in {log}");
+    }
+    // The newest publication names the mean, whose header names its inputs.
+    let mut pubs: Vec<_> = std::fs::read_dir(run.join("published")).unwrap().flatten().map(|e| e.path()).collect();
+    pubs.sort();
+    let newest = read(pubs.last().unwrap());
+    assert!(newest.contains("checkpoints/averaged/step-000000050.ckpt") && newest.contains("\"step\":50"), "{newest}");
+    let mean = run.join("checkpoints/averaged/step-000000050.ckpt");
+    let info = stdout(&tenjiku(&["checkpoint", "info", mean.to_str().unwrap()]));
+    assert!(info.contains("step = 50") && info.contains("step-000000040.ckpt (step 40)") && info.contains("(step 50)"), "{info}");
+    // Evaluation rated the means (step 20 against step 0's, and step 40 against step 20's).
+    assert!(log.contains("evaluation step 40 vs previous (mcts:checkpoint=") && log.contains("averaged/step-000000020.ckpt"), "{log}");
+    // Pruned like the checkpoints: the newest 3 (keep_checkpoints) and the evaluated ones.
+    let mut kept: Vec<String> = std::fs::read_dir(run.join("checkpoints/averaged"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    kept.sort();
+    let want: Vec<String> = [0, 20, 30, 40, 50].iter().map(|s| format!("step-{s:09}.ckpt")).collect();
+    assert_eq!(kept, want);
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "average_checkpoints=0"]), "average_checkpoints");
+    assert_one_line_error(
+        &tenjiku(&["train", "--run-dir", r, "--set", "average_checkpoints=4"]),
+        "expected 1 to `keep_checkpoints` (3)",
     );
 }
 

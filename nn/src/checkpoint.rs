@@ -264,36 +264,70 @@ pub fn to_bytes(path: &Path, ckpt: &Checkpoint) -> Result<(Vec<u8>, u64), Checkp
 /// the largest input step as its step, and names its inputs as its parent. Inputs are read one
 /// at a time, so memory stays at two networks.
 pub fn average(paths: &[PathBuf], device: &Device) -> Result<Checkpoint, CheckpointError> {
-    let Some((first_path, rest)) = paths.split_first() else { return Err(CheckpointError::NothingToAverage) };
-    let first = load(first_path, device)?;
-    let mut sums: Vec<Vec<f64>> =
-        first.network.parameters().into_iter().map(|(_, v)| v.into_iter().map(f64::from).collect()).collect();
-    let mut step = first.header.step;
-    let mut names = vec![format!("{} (step {})", first_path.display(), first.header.step)];
+    let Some((first, rest)) = paths.split_first() else { return Err(CheckpointError::NothingToAverage) };
+    let mut mean = Averager::new(first.clone(), load(first, device)?);
     for path in rest {
-        let ckpt = load(path, device)?;
-        let incompatible = |what| CheckpointError::Incompatible { path: path.clone(), first: first_path.clone(), what };
-        if ckpt.header.network != first.header.network {
+        mean.add(path.clone(), load(path, device)?)?;
+    }
+    Ok(mean.finish())
+}
+
+/// A running sum of checkpoints for [`average`] (and for a training run's averaged networks,
+/// whose inputs come from a store rather than files): `add` each, then `finish`.
+pub struct Averager {
+    first_path: PathBuf,
+    first: Checkpoint,
+    sums: Vec<Vec<f64>>,
+    count: usize,
+    step: u64,
+    names: Vec<String>,
+}
+
+impl Averager {
+    /// Start from `ckpt` (read from `path`, which names it in errors and in the parent).
+    pub fn new(path: PathBuf, ckpt: Checkpoint) -> Self {
+        let sums = ckpt.network.parameters().into_iter().map(|(_, v)| v.into_iter().map(f64::from).collect()).collect();
+        let names = vec![format!("{} (step {})", path.display(), ckpt.header.step)];
+        Self { first_path: path, step: ckpt.header.step, first: ckpt, sums, count: 1, names }
+    }
+
+    /// Add `ckpt` (read from `path`); an error if its network config or rules differ from the
+    /// first's.
+    pub fn add(&mut self, path: PathBuf, ckpt: Checkpoint) -> Result<(), CheckpointError> {
+        let incompatible = |what| CheckpointError::Incompatible { path: path.clone(), first: self.first_path.clone(), what };
+        if ckpt.header.network != self.first.header.network {
             return Err(incompatible("network config"));
         }
-        if ckpt.header.rules != first.header.rules {
+        if ckpt.header.rules != self.first.header.rules {
             return Err(incompatible("rules preset"));
         }
-        for (sum, (_, values)) in sums.iter_mut().zip(ckpt.network.parameters()) {
+        for (sum, (_, values)) in self.sums.iter_mut().zip(ckpt.network.parameters()) {
             for (s, v) in sum.iter_mut().zip(values) {
                 *s += f64::from(v);
             }
         }
-        step = step.max(ckpt.header.step);
-        names.push(format!("{} (step {})", path.display(), ckpt.header.step));
+        self.step = self.step.max(ckpt.header.step);
+        self.names.push(format!("{} (step {})", path.display(), ckpt.header.step));
+        self.count += 1;
+        Ok(())
     }
-    let n = paths.len() as f64;
-    let means = sums.into_iter().map(|sum| sum.into_iter().map(|s| (s / n) as f32).collect()).collect();
-    let mut header = first.header.clone();
-    header.step = step;
-    header.parent = Some(format!("mean of {}", names.join(", ")));
-    header.created = crate::files::utc_now();
-    Ok(Checkpoint { header, network: first.network.with_parameters(means), optimizer: None })
+
+    /// How many checkpoints were added (the first included).
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The mean: the first's header with the largest step, a new creation time and the inputs
+    /// as its parent; no optimiser state.
+    pub fn finish(self) -> Checkpoint {
+        let n = self.count as f64;
+        let means = self.sums.into_iter().map(|sum| sum.into_iter().map(|s| (s / n) as f32).collect()).collect();
+        let mut header = self.first.header.clone();
+        header.step = self.step;
+        header.parent = Some(format!("mean of {}", self.names.join(", ")));
+        header.created = crate::files::utc_now();
+        Checkpoint { header, network: self.first.network.with_parameters(means), optimizer: None }
+    }
 }
 
 /// The parts of a verified file.

@@ -54,6 +54,9 @@ fn default_bootstrap_random_plies() -> u32 {
 fn default_bootstrap_ratio() -> f64 {
     50.0
 }
+fn default_average_checkpoints() -> usize {
+    1
+}
 fn default_precision() -> String {
     "f32".into()
 }
@@ -216,6 +219,12 @@ pub struct RunConfig {
     // --- checkpoints ---
     pub checkpoint_every_steps: u64,
     pub keep_checkpoints: usize,
+    /// The network the workers play (and the in-loop evaluation rates) is the element-wise mean
+    /// of the newest this-many checkpoints (snapshot averaging; 1 = the newest alone). Training
+    /// goes on from the newest checkpoint's own weights. The means are kept under
+    /// `checkpoints/averaged/` with their step's name (BENCHMARKS.md "Snapshot averages").
+    #[serde(default = "default_average_checkpoints")]
+    pub average_checkpoints: usize,
 
     // --- evaluation ---
     pub eval_every_checkpoints: u64,
@@ -316,7 +325,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 15] = [
+pub const SCHEDULE_FIELDS: [&str; 16] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -332,6 +341,7 @@ pub const SCHEDULE_FIELDS: [&str; 15] = [
     "selfplay_adjudicate_cp",
     "selfplay_adjudicate_plies",
     "selfplay_random_plies",
+    "average_checkpoints",
 ];
 
 impl RunConfig {
@@ -445,6 +455,12 @@ impl RunConfig {
                 let range = if hi == u64::MAX { format!("at least {lo}") } else { format!("{lo} to {hi}") };
                 return bad(field, &format!("is {value}, expected {range}"));
             }
+        }
+        if self.average_checkpoints == 0 || self.average_checkpoints > self.keep_checkpoints {
+            return bad(
+                "average_checkpoints",
+                &format!("is {}, expected 1 to `keep_checkpoints` ({})", self.average_checkpoints, self.keep_checkpoints),
+            );
         }
         if self.cheap_visits == 0 || self.cheap_visits > self.visits {
             return bad("cheap_visits", "must be between 1 and `visits`");
@@ -898,5 +914,20 @@ mod tests {
         assert!(e.contains("selfplay_material_mix_until_step"), "{e}");
         let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
         assert_eq!(back.selfplay_material_mix_until_step, 3000, "kept in a run's config.toml");
+    }
+
+    #[test]
+    fn average_checkpoints_is_a_schedule_field_up_to_keep_checkpoints() {
+        let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
+        assert_eq!(c.average_checkpoints, 1, "1 (the newest checkpoint alone) when absent");
+        let mut m = c.clone();
+        m.set_field(&format!("average_checkpoints={}", c.keep_checkpoints)).unwrap();
+        assert_eq!(c.first_difference(&m), None, "a schedule field");
+        let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
+        assert_eq!(back.average_checkpoints, c.keep_checkpoints, "kept in a run's config.toml");
+        for bad in ["0".to_string(), (c.keep_checkpoints + 1).to_string(), "two".into()] {
+            let e = m.clone().set_field(&format!("average_checkpoints={bad}")).unwrap_err().to_string();
+            assert!(e.contains("average_checkpoints") && !e.contains('\n'), "{e}");
+        }
     }
 }

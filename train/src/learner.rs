@@ -265,6 +265,87 @@ pub fn store_checkpoint(store: &Store, ckpt: &Checkpoint) -> Result<Vec<u8>, Run
     Ok(bytes)
 }
 
+/// The folder of a run's averaged networks (`average_checkpoints` > 1), inside `checkpoints/`.
+pub const AVERAGED_DIR: &str = "averaged";
+
+/// The key of the averaged network at `step`.
+pub fn averaged_key(step: u64) -> String {
+    format!("{CHECKPOINTS}/{AVERAGED_DIR}/{}", checkpoint_name(step))
+}
+
+/// The network to publish for the checkpoint at `step`.
+pub struct Publishable {
+    /// Its key in the store.
+    pub key: String,
+    /// The steps of the checkpoints it is the mean of (`[step]` when it is the checkpoint itself).
+    pub steps: Vec<u64>,
+    /// The bytes of the averaged network, when one was written.
+    pub averaged: Option<Vec<u8>>,
+}
+
+/// The network the workers get for the checkpoint at `step`: the checkpoint itself, or with
+/// `cfg.average_checkpoints` > 1 the mean of the newest that many checkpoints up to `step` (the
+/// random network of step 0 left out unless it is the only one; fewer early in a run), written
+/// to `checkpoints/averaged/` under the step's name. Older means are pruned as checkpoints are
+/// (the newest `keep_checkpoints` and the evaluated ones stay).
+pub fn publishable(
+    store: &Store,
+    step: u64,
+    cfg: &crate::config::RunConfig,
+) -> Result<Publishable, RunError> {
+    if cfg.average_checkpoints <= 1 {
+        return Ok(Publishable { key: checkpoint_key(step), steps: vec![step], averaged: None });
+    }
+    let all = list_checkpoints(store)?;
+    let mut inputs: Vec<(u64, String)> =
+        all.into_iter().filter(|(s, _)| *s <= step && (*s > 0 || step == 0)).collect();
+    let from = inputs.len().saturating_sub(cfg.average_checkpoints);
+    inputs.drain(..from);
+    let mut mean: Option<checkpoint::Averager> = None;
+    for (_, key) in &inputs {
+        let shown = PathBuf::from(store.describe(key));
+        let bytes = store.get(key, MAX_CHECKPOINT_BYTES)?.ok_or_else(|| RunError::BadObject {
+            store: store.url().to_string(),
+            key: key.clone(),
+            why: "a checkpoint to average was deleted while the run uses it".into(),
+        })?;
+        // Averaged on the CPU whatever the run trains on: a few megabytes, once a checkpoint.
+        let ckpt = checkpoint::from_bytes(&shown, &bytes, &nn::backend::cpu_device())?;
+        match mean.as_mut() {
+            None => mean = Some(checkpoint::Averager::new(shown, ckpt)),
+            Some(m) => m.add(shown, ckpt)?,
+        }
+    }
+    let Some(mean) = mean else {
+        return Err(RunError::BadObject {
+            store: store.url().to_string(),
+            key: checkpoint_key(step),
+            why: "no checkpoint to average at this step".into(),
+        });
+    };
+    let key = averaged_key(step);
+    let ckpt = mean.finish();
+    let (bytes, _) = checkpoint::to_bytes(Path::new(&store.describe(&key)), &ckpt)?;
+    store.put(&key, bytes.clone())?;
+    let dir = format!("{CHECKPOINTS}/{AVERAGED_DIR}");
+    if let Ok(listed) = store.list(&dir) {
+        let mut means: Vec<(u64, String)> = listed
+            .into_iter()
+            .filter_map(|e| {
+                let name = e.key.strip_prefix(&dir)?.strip_prefix('/')?;
+                parse_checkpoint_name(name).map(|s| (s, e.key.clone()))
+            })
+            .collect();
+        means.sort();
+        let newest = checkpoint_name(step);
+        for old in to_prune(&means, &newest, cfg.keep_checkpoints, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints)
+        {
+            let _ = store.delete(&old);
+        }
+    }
+    Ok(Publishable { key, steps: inputs.iter().map(|(s, _)| *s).collect(), averaged: Some(bytes) })
+}
+
 /// Which of `all` (`(step, name)`, sorted by step) pruning deletes: all but the newest `keep`,
 /// sparing evaluated ones, step 0 and the one `latest` names.
 pub fn to_prune(all: &[(u64, String)], latest: &str, keep: usize, every_steps: u64, eval_every: u64) -> Vec<String> {

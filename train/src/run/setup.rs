@@ -6,7 +6,7 @@ use super::schedule::Schedule;
 use super::{Run, RunOptions, DEFAULT_LEASE_SECONDS, DEFAULT_POLL_SECONDS};
 use crate::chunk::{ChunkName, MAX_CHUNK_BYTES};
 use crate::config::RunConfig;
-use crate::learner::{self, checkpoint_key, checkpoint_name, find_resume_point, Learner};
+use crate::learner::{self, checkpoint_name, find_resume_point, Learner};
 use crate::lease::Lease;
 use crate::metrics::{Accumulator, Log, MetricsFile};
 use crate::replay::ReplayBuffer;
@@ -157,7 +157,8 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
         n => crate::worker::read_publication(&store, n)?.map(|p| p.step),
     };
     if newest_step != Some(learner.step()) {
-        lease.publish(publication + 1, &checkpoint_key(learner.step()), learner.step())?;
+        let published = crate::learner::publishable(&store, learner.step(), &cfg)?;
+        lease.publish(publication + 1, &published.key, learner.step())?;
         publication += 1;
     }
     let table = Arc::new(MoveTable::new(&rules));
@@ -399,6 +400,13 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
         log.line(&format!(
             "self-play material mix: {} for the networks of steps before {}, then 0 (the result head alone)",
             cfg.selfplay_material_mix, cfg.selfplay_material_mix_until_step
+        ));
+    }
+    if cfg.average_checkpoints > 1 {
+        log.line(&format!(
+            "snapshot averaging: the workers play (and evaluation rates) the mean of the newest {} checkpoints (checkpoints/{}/)",
+            cfg.average_checkpoints,
+            crate::learner::AVERAGED_DIR
         ));
     }
     if cfg.selfplay_random_plies > 0 {

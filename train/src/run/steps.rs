@@ -44,9 +44,14 @@ impl Run {
             self.save_checkpoint()?;
             if is_evaluated(step, self.cfg.checkpoint_every_steps, self.cfg.eval_every_checkpoints) {
                 self.bar.set_message(format!("evaluating step {step}..."));
+                // The network rated is the one the workers play (the mean, when averaging).
+                let rated = match self.cfg.average_checkpoints {
+                    1 => self.dirs.checkpoints.clone(),
+                    _ => self.dirs.checkpoints.join(crate::learner::AVERAGED_DIR),
+                };
                 let mut row = evaluation::evaluate(
                     &self.cfg,
-                    &self.dirs.checkpoints,
+                    &rated,
                     &self.dirs.eval,
                     step,
                     &self.rules,
@@ -72,20 +77,37 @@ impl Run {
             (self.cfg.selfplay_material_mix_at(self.last_ckpt_step), self.cfg.selfplay_material_mix_at(step));
         self.last_ckpt_step = step;
         let n = self.publication + 1;
-        self.lease.publish(n, &key, step)?;
+        let published = crate::learner::publishable(&self.store, step, &self.cfg)?;
+        self.lease.publish(n, &published.key, step)?;
         self.publication = n;
         let c = &self.cfg;
         prune(&self.store, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints);
         if self.dirs.copies {
             let p = self.dirs.checkpoints.join(checkpoint_name(step));
             nn::files::write_atomic(&p, &bytes).map_err(RunError::io("write", &p))?;
-            let all = crate::learner::list_checkpoint_files(&self.dirs.checkpoints);
             let named = checkpoint_name(step);
-            for old in to_prune(&all, &named, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints) {
-                let _ = std::fs::remove_file(self.dirs.checkpoints.join(old));
+            let averaged_dir = self.dirs.checkpoints.join(crate::learner::AVERAGED_DIR);
+            if let Some(avg) = &published.averaged {
+                std::fs::create_dir_all(&averaged_dir).map_err(RunError::io("create", &averaged_dir))?;
+                let p = averaged_dir.join(&named);
+                nn::files::write_atomic(&p, avg).map_err(RunError::io("write", &p))?;
+            }
+            for dir in [&self.dirs.checkpoints, &averaged_dir] {
+                let all = crate::learner::list_checkpoint_files(dir);
+                for old in to_prune(&all, &named, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints) {
+                    let _ = std::fs::remove_file(dir.join(old));
+                }
             }
         }
-        self.log.line(&format!("checkpoint {} (published as {n})", self.store.describe(&key)));
+        let what = match published.steps[..] {
+            [_] => String::new(),
+            ref steps => format!(
+                ": the mean of steps {} ({})",
+                steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                self.store.describe(&published.key)
+            ),
+        };
+        self.log.line(&format!("checkpoint {} (published as {n}{what})", self.store.describe(&key)));
         if before != now {
             self.log.line(&format!(
                 "self-play material mix {before} -> {now} from this network on (selfplay_material_mix_until_step = {})",
