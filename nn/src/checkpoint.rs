@@ -312,11 +312,6 @@ impl Averager {
         Ok(())
     }
 
-    /// How many checkpoints were added (the first included).
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
     /// The mean: the first's header with the largest step, a new creation time and the inputs
     /// as its parent; no optimiser state.
     pub fn finish(self) -> Checkpoint {

@@ -41,11 +41,16 @@ pub fn checkpoint_key(step: u64) -> String {
 
 /// Checkpoints in the store (directly under `checkpoints/`), sorted by step: `(step, key)`.
 pub fn list_checkpoints(store: &Store) -> Result<Vec<(u64, String)>, StoreError> {
+    list_checkpoints_in(store, CHECKPOINTS)
+}
+
+/// Checkpoints directly under the store folder `dir`, sorted by step: `(step, key)`.
+fn list_checkpoints_in(store: &Store, dir: &str) -> Result<Vec<(u64, String)>, StoreError> {
     let mut v: Vec<(u64, String)> = store
-        .list(CHECKPOINTS)?
+        .list(dir)?
         .into_iter()
         .filter_map(|e| {
-            let name = e.key.strip_prefix(CHECKPOINTS)?.strip_prefix('/')?;
+            let name = e.key.strip_prefix(dir)?.strip_prefix('/')?;
             parse_checkpoint_name(name).map(|s| (s, e.key.clone()))
         })
         .collect();
@@ -327,16 +332,7 @@ pub fn publishable(
     let ckpt = mean.finish();
     let (bytes, _) = checkpoint::to_bytes(Path::new(&store.describe(&key)), &ckpt)?;
     store.put(&key, bytes.clone())?;
-    let dir = format!("{CHECKPOINTS}/{AVERAGED_DIR}");
-    if let Ok(listed) = store.list(&dir) {
-        let mut means: Vec<(u64, String)> = listed
-            .into_iter()
-            .filter_map(|e| {
-                let name = e.key.strip_prefix(&dir)?.strip_prefix('/')?;
-                parse_checkpoint_name(name).map(|s| (s, e.key.clone()))
-            })
-            .collect();
-        means.sort();
+    if let Ok(means) = list_checkpoints_in(store, &format!("{CHECKPOINTS}/{AVERAGED_DIR}")) {
         let newest = checkpoint_name(step);
         for old in to_prune(&means, &newest, cfg.keep_checkpoints, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints)
         {
