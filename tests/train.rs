@@ -281,6 +281,46 @@ fn the_workers_play_the_mean_of_the_newest_checkpoints() {
 }
 
 #[test]
+fn pool_games_play_older_checkpoints_that_pruning_keeps() {
+    let run = tmpdir("pool");
+    let r = run.to_str().unwrap();
+    let set = [
+        "--set",
+        "pool_fraction=0.5",
+        "--set",
+        "pool_every_steps=20",
+        "--set",
+        "pool_size=2",
+        "--set",
+        "eval_every_checkpoints=0",
+    ];
+    ok(&tenjiku(&[&["train", "--config", TINY, "--run-dir", r, "--max-steps", "60"][..], &set[..]].concat()));
+    assert_eq!(latest_step(&run), Some(60));
+    let log = read(&run.join("train.log"));
+    assert!(
+        log.contains("pool games: 50% of self-play games have an older network on one side, drawn from the newest 2 checkpoints at multiples of 20 steps"),
+        "{log}"
+    );
+    // No pool before step 20 is older than the network playing; then the draws name it.
+    assert!(log.contains("pool games against step 20 from now on (drawn from steps 20 for network step "), "{log}");
+    assert!(!log.contains("for network step 20)"), "{log}");
+    // Pool games are counted as opponent games in the reports.
+    assert!(log.contains(" opponent games "), "{log}");
+    // Kept: step 0, the pool of step 60 (20 and 40) and the newest 3 (keep_checkpoints).
+    let mut kept: Vec<String> = std::fs::read_dir(run.join("checkpoints"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".ckpt"))
+        .collect();
+    kept.sort();
+    let want: Vec<String> = [0, 20, 40, 50, 60].iter().map(|s| format!("step-{s:09}.ckpt")).collect();
+    assert_eq!(kept, want);
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "pool_every_steps=25"]), "pool_every_steps");
+    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "pool_fraction=2"]), "[0, 1]");
+}
+
+#[test]
 fn the_same_seed_plays_the_same_games() {
     let (a, b) = (tmpdir("seed-a"), tmpdir("seed-b"));
     for run in [&a, &b] {

@@ -57,6 +57,12 @@ fn default_bootstrap_ratio() -> f64 {
 fn default_average_checkpoints() -> usize {
     1
 }
+fn default_pool_size() -> usize {
+    8
+}
+fn default_pool_every_steps() -> u64 {
+    1000
+}
 fn default_precision() -> String {
     "f32".into()
 }
@@ -180,6 +186,22 @@ pub struct RunConfig {
     /// position alone the network learns the lines of its own sampled openings. 0 = off.
     #[serde(default)]
     pub selfplay_random_plies: u32,
+    /// Share of the self-play games (of those that are not opponent games) in which one side,
+    /// Black in even-numbered games and White in odd ones, is an older network of the run's own
+    /// pool instead of the one now playing (AlphaStar's league, in small): self-play against
+    /// itself alone lets the network drift away from play it once beat, and the pool keeps it
+    /// meeting that play. Still pure self-play (the run's own networks only). The pool
+    /// network's moves are value-only plies (the policy learns from the newest network's
+    /// searches alone). 0 = off.
+    #[serde(default)]
+    pub pool_fraction: f64,
+    /// The pool (with `pool_fraction` > 0): the run's checkpoints at multiples of this step
+    /// (pruning keeps the newest `pool_size` of them), older than the network now playing; a
+    /// worker draws one of them for its pool games whenever a new network is published.
+    #[serde(default = "default_pool_every_steps")]
+    pub pool_every_steps: u64,
+    #[serde(default = "default_pool_size")]
+    pub pool_size: usize,
 
     // --- bootstrap (off unless `bootstrap = "alphabeta"`; absent fields take these defaults) ---
     #[serde(default)]
@@ -325,7 +347,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 16] = [
+pub const SCHEDULE_FIELDS: [&str; 19] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -342,6 +364,9 @@ pub const SCHEDULE_FIELDS: [&str; 16] = [
     "selfplay_adjudicate_plies",
     "selfplay_random_plies",
     "average_checkpoints",
+    "pool_fraction",
+    "pool_every_steps",
+    "pool_size",
 ];
 
 impl RunConfig {
@@ -461,6 +486,23 @@ impl RunConfig {
                 "average_checkpoints",
                 &format!("is {}, expected 1 to `keep_checkpoints` ({})", self.average_checkpoints, self.keep_checkpoints),
             );
+        }
+        if !fraction(self.pool_fraction) {
+            return bad("pool_fraction", "must be in [0, 1]");
+        }
+        if self.pool_every_steps == 0
+            || (self.pool_fraction > 0.0 && !self.pool_every_steps.is_multiple_of(self.checkpoint_every_steps))
+        {
+            return bad(
+                "pool_every_steps",
+                &format!(
+                    "is {}, expected a multiple of `checkpoint_every_steps` ({}) for the pool games",
+                    self.pool_every_steps, self.checkpoint_every_steps
+                ),
+            );
+        }
+        if !(1..=1000).contains(&self.pool_size) {
+            return bad("pool_size", &format!("is {}, expected 1 to 1000", self.pool_size));
         }
         if self.cheap_visits == 0 || self.cheap_visits > self.visits {
             return bad("cheap_visits", "must be between 1 and `visits`");
@@ -929,5 +971,32 @@ mod tests {
             let e = m.clone().set_field(&format!("average_checkpoints={bad}")).unwrap_err().to_string();
             assert!(e.contains("average_checkpoints") && !e.contains('\n'), "{e}");
         }
+    }
+
+    #[test]
+    fn the_pool_is_a_schedule_field_of_older_checkpoints() {
+        let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
+        assert_eq!((c.pool_fraction, c.pool_every_steps, c.pool_size), (0.0, 1000, 8), "off when absent");
+        let mut m = c.clone();
+        m.set_field("pool_fraction=0.25").unwrap();
+        m.set_field("pool_every_steps=20").unwrap();
+        m.set_field("pool_size=3").unwrap();
+        assert_eq!(c.first_difference(&m), None, "schedule fields");
+        assert_eq!(m.schedule_changes(&c).len(), 3);
+        let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
+        assert_eq!((back.pool_fraction, back.pool_every_steps, back.pool_size), (0.25, 20, 3), "kept in config.toml");
+        for (bad, what) in [
+            ("pool_fraction=1.5", "[0, 1]"),
+            ("pool_every_steps=25", "multiple of `checkpoint_every_steps` (10)"),
+            ("pool_every_steps=0", "multiple of"),
+            ("pool_size=0", "expected 1 to 1000"),
+            ("pool_size=many", "pool_size"),
+        ] {
+            let e = m.clone().set_field(bad).unwrap_err().to_string();
+            assert!(e.contains(what) && !e.contains('\n'), "{bad}: {e}");
+        }
+        // Without pool games the pool's step need not match the checkpoints.
+        let mut off = c.clone();
+        off.set_field("pool_every_steps=25").unwrap();
     }
 }

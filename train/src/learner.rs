@@ -334,36 +334,116 @@ pub fn publishable(
     store.put(&key, bytes.clone())?;
     if let Ok(means) = list_checkpoints_in(store, &format!("{CHECKPOINTS}/{AVERAGED_DIR}")) {
         let newest = checkpoint_name(step);
-        for old in to_prune(&means, &newest, cfg.keep_checkpoints, cfg.checkpoint_every_steps, cfg.eval_every_checkpoints)
-        {
+        for old in to_prune(&means, &newest, &Retention::means(cfg)) {
             let _ = store.delete(&old);
         }
     }
     Ok(Publishable { key, steps: inputs.iter().map(|(s, _)| *s).collect(), averaged: Some(bytes) })
 }
 
-/// Which of `all` (`(step, name)`, sorted by step) pruning deletes: all but the newest `keep`,
-/// sparing evaluated ones, step 0 and the one `latest` names.
-pub fn to_prune(all: &[(u64, String)], latest: &str, keep: usize, every_steps: u64, eval_every: u64) -> Vec<String> {
+/// What pruning keeps: the newest `keep` checkpoints, the evaluated ones (every `eval_every`-th
+/// of those written every `every_steps`), step 0, the one `latest` names, and with pool games
+/// on the pool of the newest checkpoint ([`pool_of`]: the newest `pool.1` checkpoints below it
+/// at multiples of `pool.0` steps).
+#[derive(Clone, Copy, Debug)]
+pub struct Retention {
+    pub keep: usize,
+    pub every_steps: u64,
+    pub eval_every: u64,
+    pub pool: Option<(u64, usize)>,
+}
+
+impl Retention {
+    /// The run's checkpoints.
+    pub fn of(cfg: &crate::config::RunConfig) -> Retention {
+        Retention {
+            pool: (cfg.pool_fraction > 0.0).then_some((cfg.pool_every_steps, cfg.pool_size)),
+            ..Retention::means(cfg)
+        }
+    }
+
+    /// The averaged means (`checkpoints/averaged/`): no pool of them.
+    pub fn means(cfg: &crate::config::RunConfig) -> Retention {
+        Retention {
+            keep: cfg.keep_checkpoints,
+            every_steps: cfg.checkpoint_every_steps,
+            eval_every: cfg.eval_every_checkpoints,
+            pool: None,
+        }
+    }
+}
+
+/// The pool among `all` (`(step, name)`, sorted by step): the newest `size` at multiples of
+/// `every` steps, step 0 (the random network) left out, below `below` steps.
+pub fn pool_of(all: &[(u64, String)], every: u64, size: usize, below: u64) -> Vec<(u64, String)> {
+    let mut pool: Vec<(u64, String)> =
+        all.iter().filter(|(s, _)| *s > 0 && *s < below && s.is_multiple_of(every)).cloned().collect();
+    pool.drain(..pool.len().saturating_sub(size));
+    pool
+}
+
+/// Which of `all` (`(step, name)`, sorted by step) pruning deletes: what `keep` does not keep.
+pub fn to_prune(all: &[(u64, String)], latest: &str, keep: &Retention) -> Vec<String> {
     let n = all.len();
     let latest = latest.trim();
+    let pool: Vec<u64> = match keep.pool {
+        // The pool of the newest checkpoint's network (the next one's adds that network's step
+        // when it is a multiple, and drops the oldest).
+        Some((every, size)) => {
+            let newest = all.last().map_or(0, |(s, _)| *s);
+            pool_of(all, every, size, newest).into_iter().map(|(s, _)| s).collect()
+        }
+        None => Vec::new(),
+    };
     all.iter()
         .enumerate()
         .filter(|(i, (step, name))| {
-            let newest = i + keep >= n;
+            let newest = i + keep.keep >= n;
             let named = name.rsplit('/').next() == Some(latest);
-            !newest && !named && !is_evaluated(*step, every_steps, eval_every) && *step != 0
+            let evaluated = is_evaluated(*step, keep.every_steps, keep.eval_every);
+            !newest && !named && !evaluated && *step != 0 && !pool.contains(step)
         })
         .map(|(_, (_, name))| name.clone())
         .collect()
 }
 
-/// Delete the store's checkpoints beyond the newest `keep`, sparing evaluated ones and
-/// `latest`'s.
-pub fn prune(store: &Store, keep: usize, every_steps: u64, eval_every: u64) {
+/// Delete the store's checkpoints that `keep` does not keep (`latest`'s is read from the store).
+pub fn prune(store: &Store, keep: &Retention) {
     let Ok(all) = list_checkpoints(store) else { return };
     let latest = store.get(&format!("{CHECKPOINTS}/latest"), 4096).ok().flatten().unwrap_or_default();
-    for key in to_prune(&all, &String::from_utf8_lossy(&latest), keep, every_steps, eval_every) {
+    for key in to_prune(&all, &String::from_utf8_lossy(&latest), keep) {
         let _ = store.delete(&key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(steps: &[u64]) -> Vec<(u64, String)> {
+        steps.iter().map(|&s| (s, format!("checkpoints/{}", checkpoint_name(s)))).collect()
+    }
+
+    #[test]
+    fn pruning_keeps_the_newest_the_evaluated_and_the_pool() {
+        let all = names(&[0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+        let latest = checkpoint_name(1000);
+        let keep = Retention { keep: 2, every_steps: 100, eval_every: 4, pool: None };
+        let pruned: Vec<String> = to_prune(&all, &latest, &keep);
+        let want: Vec<String> = [100, 200, 300, 500, 600, 700].iter().map(|&s| format!("checkpoints/{}", checkpoint_name(s))).collect();
+        assert_eq!(pruned, want, "step 0, the evaluated 400 and 800, the newest two stay");
+        // A pool of the newest three at multiples of 300 (step 0 is not one): 300, 600, 900.
+        let pool = Retention { pool: Some((300, 3)), ..keep };
+        let pruned = to_prune(&all, &latest, &pool);
+        let want: Vec<String> = [100, 200, 500, 700].iter().map(|&s| format!("checkpoints/{}", checkpoint_name(s))).collect();
+        assert_eq!(pruned, want);
+        let two = Retention { pool: Some((300, 2)), ..keep };
+        assert!(to_prune(&all, &latest, &two).contains(&format!("checkpoints/{}", checkpoint_name(300))));
+        // What a worker draws from: older than the network playing, the newest `size`.
+        let steps = |v: Vec<(u64, String)>| v.into_iter().map(|(s, _)| s).collect::<Vec<_>>();
+        assert_eq!(steps(pool_of(&all, 300, 3, 900)), [300, 600]);
+        assert_eq!(steps(pool_of(&all, 300, 3, 901)), [300, 600, 900]);
+        assert_eq!(steps(pool_of(&all, 200, 2, u64::MAX)), [800, 1000]);
+        assert!(pool_of(&all, 300, 3, 300).is_empty(), "step 0 is never in the pool");
     }
 }

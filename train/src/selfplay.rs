@@ -36,6 +36,13 @@
 //!   network learnt a few lines that beat the opponent there and little that carried over.
 //!   With `opponent_policy_fraction` that share of the opponent's moves are also one-hot
 //!   policy targets (as the bootstrap teacher's moves are): the network imitates its replies.
+//! - **Pool games** (`pool_fraction`, off by default): in that share of the games that are not
+//!   opponent games, one side (Black in even-numbered games, White in odd ones) is an older
+//!   network of the run's own pool, given by the worker ([`SelfPlay::round`]'s `pool`); games
+//!   start as pool games only while there is one. Its searches are batched apart from the
+//!   newest network's, restart at each of its moves (the two networks share no tree), and its
+//!   moves are value-only plies, as an opponent's are; the game file names its colour as an
+//!   opponent game's.
 //!
 //! # Determinism
 //! Game number `i` draws everything (playout caps, move sampling, resignation playout, the
@@ -86,6 +93,8 @@ pub struct SelfPlayConfig {
     pub opponent_policy_fraction: f64,
     /// Pure self-play games open with 0 to this many uniformly random plies (unrecorded).
     pub selfplay_random_plies: u32,
+    /// Share of the other games played against the pool network (when there is one).
+    pub pool_fraction: f64,
     /// The searches' royal guard (`MctsConfig::royal_guard`).
     pub royal_guard: bool,
     /// The full searches' mate guard at the root (`MctsConfig::mate_guard`; cheap searches go
@@ -124,6 +133,7 @@ impl SelfPlayConfig {
             opponent_random_plies: c.opponent_random_plies,
             opponent_policy_fraction: c.opponent_policy_fraction,
             selfplay_random_plies: c.selfplay_random_plies,
+            pool_fraction: c.pool_fraction,
             royal_guard: c.royal_guard,
             mate_guard: c.mate_guard,
             adjudicate: (c.selfplay_adjudicate_cp > 0)
@@ -154,6 +164,8 @@ struct Slot {
     opponent: Option<(Color, AlphaBeta)>,
     /// The opponent's consecutive moves below its resignation score.
     opponent_low: u32,
+    /// In a pool game: the colour the pool network plays.
+    pool: Option<Color>,
     /// Material adjudication's count (when on).
     lead: Option<MaterialLead>,
 }
@@ -183,6 +195,8 @@ pub struct SelfPlay {
     next_game: u64,
     /// Training step of the network now playing (recorded in each game file).
     pub net_step: u64,
+    /// Whether a pool network is there for new games to be pool games.
+    pool_ready: bool,
 }
 
 impl SelfPlay {
@@ -195,6 +209,7 @@ impl SelfPlay {
             pending: Vec::new(),
             next_game: first_game,
             net_step,
+            pool_ready: false,
             table,
             cfg,
         };
@@ -255,6 +270,11 @@ impl SelfPlay {
             ab.set_seed(mix_seed(seed, 0x0990));
             (if index % 2 == 0 { Color::Black } else { Color::White }, ab)
         });
+        // Drawn only with a pool network there (and pool games on), likewise.
+        let pool = (opponent.is_none() && self.pool_ready && self.cfg.pool_fraction > 0.0)
+            .then(|| rng.gen_bool(self.cfg.pool_fraction))
+            .filter(|&b| b)
+            .map(|_| if index % 2 == 0 { Color::Black } else { Color::White });
         let mut game = Game::new(self.table.clone(), Position::start());
         let mut plies = Vec::new();
         if opponent.is_some() && self.cfg.opponent_random_plies > 0 {
@@ -275,6 +295,7 @@ impl SelfPlay {
             full,
             opponent,
             opponent_low: 0,
+            pool,
             lead: self.cfg.adjudicate.map(|(cp, n)| MaterialLead::new(cp, n, ValueTable::Material)),
         }
     }
@@ -324,11 +345,35 @@ impl SelfPlay {
     }
 
     /// Play one move in every game (and the opponent's reply in opponent games); returns the
-    /// games that finished (new ones take their slots).
-    pub fn round<E: Evaluator + ?Sized>(&mut self, evaluator: &mut E) -> (Vec<Finished>, RoundStats) {
+    /// games that finished (new ones take their slots). `pool` is the pool network (with
+    /// `pool_fraction` > 0): its searches are batched apart; without one no new game is a pool
+    /// game, and a pool game in progress goes on with `evaluator` on both sides.
+    pub fn round<E: Evaluator + ?Sized>(
+        &mut self,
+        evaluator: &mut E,
+        pool: Option<&mut dyn Evaluator>,
+    ) -> (Vec<Finished>, RoundStats) {
         let mut stats = RoundStats::default();
         let before = self.driver.stats.evaluated;
-        self.driver.run(&mut self.searches, evaluator);
+        self.pool_ready = pool.is_some();
+        let pooled: Vec<bool> = self.slots.iter().map(|s| s.pool == Some(s.game.side_to_move())).collect();
+        match pool {
+            Some(pool) if pooled.contains(&true) => {
+                // Two batches: the newest network's searches, then the pool network's.
+                let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+                for (s, &p) in std::mem::take(&mut self.searches).into_iter().zip(&pooled) {
+                    if p { theirs.push(s) } else { ours.push(s) }
+                }
+                self.driver.run(&mut ours, evaluator);
+                self.driver.run(&mut theirs, pool);
+                let (mut ours, mut theirs) = (ours.into_iter(), theirs.into_iter());
+                self.searches = pooled
+                    .iter()
+                    .map(|&p| if p { theirs.next() } else { ours.next() }.expect("one search a slot"))
+                    .collect();
+            }
+            _ => self.driver.run(&mut self.searches, evaluator),
+        }
         stats.evaluations = self.driver.stats.evaluated - before;
         let mut finished = std::mem::take(&mut self.pending);
         let mut fresh = vec![false; self.slots.len()];
@@ -338,7 +383,8 @@ impl SelfPlay {
             stats.positions += 1;
             stats.full += full as u64;
             stats.entropy_sum += entropy(&r);
-            if self.play(i, &r, full) {
+            // The pool network's moves are value-only plies, as an opponent's are.
+            if self.play(i, &r, full && !pooled[i]) {
                 finished.push(self.replace(i));
                 fresh[i] = true;
             }
@@ -365,7 +411,12 @@ impl SelfPlay {
                 // The mate guard screens the full searches' roots: their moves are the policy
                 // targets; a cheap search's move may still let a mate in (and the game shows it).
                 self.searches[i].set_mate_guard(slot.full && self.cfg.mate_guard);
-                self.searches[i].set_game(&slot.game);
+                if slot.pool.is_some() {
+                    // The other network moves next: its own search, from scratch.
+                    self.searches[i].restart(&slot.game);
+                } else {
+                    self.searches[i].set_game(&slot.game);
+                }
             }
         }
         (finished, stats)
@@ -439,7 +490,7 @@ impl SelfPlay {
             resign_off: s.resign_off,
             would_resign: s.would_resign,
             teacher: false,
-            opponent: s.opponent.map(|(c, _)| c),
+            opponent: s.opponent.map(|(c, _)| c).or(s.pool),
             plies: s.plies,
         };
         Finished { index: s.index, file }
@@ -517,6 +568,7 @@ mod tests {
             opponent_random_plies: 0,
             opponent_policy_fraction: 0.0,
             selfplay_random_plies: 0,
+            pool_fraction: 0.0,
             royal_guard: false,
             mate_guard: false,
             adjudicate: None,
@@ -535,7 +587,7 @@ mod tests {
         let mut sp = SelfPlay::new(cfg, table, 0, 0);
         let mut done = Vec::new();
         while done.len() < n {
-            done.extend(sp.round(&mut UniformEvaluator).0);
+            done.extend(sp.round(&mut UniformEvaluator, None).0);
         }
         done.sort_by_key(|f| f.index);
         done.truncate(n);
@@ -574,6 +626,84 @@ mod tests {
         }
         assert!(opponent_plies > 0);
         let b = games(2, 4);
+        assert_eq!(
+            a.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>(),
+            b.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>()
+        );
+    }
+
+    /// Counts the positions it evaluates (uniform priors, value 0).
+    #[derive(Default)]
+    struct Counting(u64);
+
+    impl Evaluator for Counting {
+        fn evaluate(&mut self, requests: &[search::mcts::EvalRequest<'_>], out: &mut [search::mcts::Evaluation]) {
+            self.0 += requests.len() as u64;
+            UniformEvaluator.evaluate(requests, out)
+        }
+    }
+
+    /// Pool games: only while a pool network is given (the first games, started before one
+    /// was, and every game of a round without one are plain self-play); then the pool network
+    /// has Black in even-numbered games and White in odd ones, its searches go to its own
+    /// evaluator, its plies are value-only, the newest network's full searches stay policy
+    /// targets, the games replay, and the same seed gives the same games whatever the thread
+    /// count.
+    #[test]
+    fn pool_games_search_the_pool_network_apart_and_record_its_plies_value_only() {
+        let table = Arc::new(MoveTable::new(&engine::Rules::standard()));
+        let with = |threads| SelfPlayConfig {
+            opponent_fraction: 0.0,
+            opponent: None,
+            pool_fraction: 1.0,
+            concurrent_games: 4,
+            ..cfg(threads)
+        };
+        let play = |threads, n: usize, pool: bool| {
+            let mut sp = SelfPlay::new(with(threads), table.clone(), 0, 0);
+            let (mut ours, mut theirs) = (Counting::default(), Counting::default());
+            let mut done = Vec::new();
+            while done.len() < n {
+                let p = pool.then_some(&mut theirs as &mut dyn Evaluator);
+                done.extend(sp.round(&mut ours, p).0);
+            }
+            done.sort_by_key(|f: &Finished| f.index);
+            done.truncate(n);
+            (done, ours.0, theirs.0)
+        };
+        let (plain, _, _) = play(1, 8, false);
+        assert!(plain.iter().all(|f| f.file.opponent.is_none()), "no pool network, no pool games");
+        let (a, ours, theirs) = play(1, 10, true);
+        assert!(theirs > 0 && ours > 0, "both networks searched: {ours} and {theirs} positions");
+        let mut pool_plies = 0;
+        for f in &a {
+            let g = &f.file;
+            if f.index < 4 {
+                assert_eq!(g.opponent, None, "game {} started before the pool network was given", f.index);
+                continue;
+            }
+            let colour = if f.index % 2 == 0 { Color::Black } else { Color::White };
+            assert_eq!(g.opponent, Some(colour), "game {}", f.index);
+            let parity = (f.index % 2) as usize;
+            for (i, p) in g.plies.iter().enumerate() {
+                if i % 2 == parity {
+                    assert!(!p.is_policy_target && p.policy.is_empty(), "game {} ply {i}: the pool's ply", f.index);
+                    pool_plies += 1;
+                }
+            }
+            assert_eq!(g.samples(&table).unwrap().len(), g.plies.len(), "game {} replays", f.index);
+        }
+        assert!(pool_plies > 0);
+        assert!(
+            a.iter().filter(|f| f.index >= 4).any(|f| f
+                .file
+                .plies
+                .iter()
+                .enumerate()
+                .any(|(i, p)| i % 2 != (f.index % 2) as usize && p.is_policy_target)),
+            "the newest network's full searches in pool games are policy targets"
+        );
+        let (b, _, _) = play(2, 10, true);
         assert_eq!(
             a.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>(),
             b.iter().map(|f| (f.index, &f.file)).collect::<Vec<_>>()

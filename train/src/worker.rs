@@ -18,6 +18,12 @@
 //! Worker 0 plays games seeded by (`seed`, game number), as a single `train` process always
 //! has; worker `w > 0` by a seed mixed from (`seed`, `w`), and numbers its games on from its last
 //! chunk, so no two workers (and no restarted worker) play the same game.
+//!
+//! # Pool games
+//! With `pool_fraction` > 0, each time it switches networks a worker draws the pool network
+//! (for the pool games it starts from then on) from the store's pool checkpoints older than
+//! the new network ([`crate::learner::pool_of`]), seeded by (its seed, the publication
+//! number); one that does not load is skipped with a note and the previous one stays.
 
 use crate::bootstrap::{Teacher, TeacherConfig};
 use crate::chunk::{parse_chunk_key, Chunk, ChunkName, GAMES, MAX_CHUNK_BYTES};
@@ -151,6 +157,10 @@ pub struct Worker {
     table: Arc<MoveTable>,
     device: Device,
     evaluator: Option<NetEvaluator>,
+    /// The pool network (pool games) and its step.
+    pool: Option<(u64, NetEvaluator)>,
+    /// What the caller should log (the pool network drawn, or why it stayed).
+    notes: Vec<String>,
     /// The publication it plays with.
     net: Option<Publication>,
     sp_cfg: SelfPlayConfig,
@@ -219,6 +229,8 @@ impl Worker {
             table,
             device: device.clone(),
             evaluator: None,
+            pool: None,
+            notes: Vec::new(),
             net: None,
             sp_cfg,
             teacher_cfg,
@@ -258,20 +270,85 @@ impl Worker {
         Ok(true)
     }
 
-    fn load(&mut self, p: Publication) -> Result<(), RunError> {
-        let bytes = self.store.get(&p.checkpoint, MAX_CHECKPOINT_BYTES)?.ok_or_else(|| RunError::BadObject {
+    /// A checkpoint of the store that this run's workers can play (`missing`: why it should
+    /// have been there).
+    fn read_checkpoint(&self, key: &str, missing: String) -> Result<nn::checkpoint::Checkpoint, RunError> {
+        let bytes = self.store.get(key, MAX_CHECKPOINT_BYTES)?.ok_or_else(|| RunError::BadObject {
             store: self.store.url().to_string(),
-            key: p.checkpoint.clone(),
-            why: format!("publication {} names it, but it is not there", p.number),
+            key: key.to_string(),
+            why: missing,
         })?;
-        let name = std::path::Path::new(&p.checkpoint);
-        let ckpt = nn::checkpoint::from_bytes(name, &bytes, &self.device)?;
+        let ckpt = nn::checkpoint::from_bytes(std::path::Path::new(key), &bytes, &self.device)?;
         if &ckpt.header.network != self.cfg.net() {
             return Err(RunError::NetworkShape);
         }
         if ckpt.header.rules != self.rules_tag {
             return Err(RunError::RulesDiffer { checkpoint: ckpt.header.rules, config: self.rules_tag.clone() });
         }
+        Ok(ckpt)
+    }
+
+    /// Notes for the log since the last call (the pool network drawn, or why none was).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// The step of the pool network, if there is one.
+    pub fn pool_step(&self) -> Option<u64> {
+        self.pool.as_ref().map(|(s, _)| *s)
+    }
+
+    /// With pool games on: draw the pool network for the pool games started from now on, one
+    /// of the store's pool checkpoints older than the network of publication `p` (none yet
+    /// early in a run). A draw that does not load leaves the previous one, with a note.
+    fn draw_pool(&mut self, p: &Publication) -> Result<(), RunError> {
+        use rand::{Rng, SeedableRng};
+        if self.cfg.pool_fraction <= 0.0 {
+            return Ok(());
+        }
+        let all = crate::learner::list_checkpoints(&self.store)?;
+        let members = crate::learner::pool_of(&all, self.cfg.pool_every_steps, self.cfg.pool_size, p.step);
+        if members.is_empty() {
+            return Ok(());
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(mix_seed(self.sp_cfg.seed, 0x9001_0000_0000 ^ p.number));
+        let (step, key) = &members[rng.gen_range(0..members.len())];
+        if self.pool_step() == Some(*step) {
+            return Ok(());
+        }
+        let steps: Vec<String> = members.iter().map(|(s, _)| s.to_string()).collect();
+        match self.read_checkpoint(key, "listed as a pool checkpoint, then gone".into()) {
+            Ok(ckpt) => {
+                let mut e = match self.pool.take() {
+                    Some((_, mut e)) => {
+                        e.set_network(ckpt.network);
+                        e
+                    }
+                    None => {
+                        let mut e = NetEvaluator::new(ckpt.network, &self.device);
+                        e.set_precision(self.cfg.precision.parse()?)?;
+                        e
+                    }
+                };
+                e.set_material_mix(self.cfg.selfplay_material_mix_at(*step))?;
+                self.pool = Some((*step, e));
+                self.notes.push(format!(
+                    "pool games against step {step} from now on (drawn from steps {} for network step {})",
+                    steps.join(", "),
+                    p.step
+                ));
+            }
+            Err(e) => self.notes.push(format!(
+                "warning: pool checkpoint {} not used: {e} (pool games go on against step {})",
+                self.store.describe(key),
+                self.pool_step().map_or("none".into(), |s| s.to_string())
+            )),
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, p: Publication) -> Result<(), RunError> {
+        let ckpt = self.read_checkpoint(&p.checkpoint, format!("publication {} names it, but it is not there", p.number))?;
         let e = match self.evaluator.as_mut() {
             Some(e) => {
                 e.set_network(ckpt.network);
@@ -287,6 +364,7 @@ impl Worker {
         if let Some(sp) = self.selfplay.as_mut() {
             sp.net_step = p.step;
         }
+        self.draw_pool(&p)?;
         self.net = Some(p);
         Ok(())
     }
@@ -314,7 +392,8 @@ impl Worker {
                     SelfPlay::new(self.sp_cfg.clone(), self.table.clone(), self.next_game, step)
                 });
                 let before = (evaluator.positions, evaluator.calls, evaluator.busy);
-                let (finished, st) = sp.round(evaluator);
+                let pool = self.pool.as_mut().map(|(_, e)| e as &mut dyn search::mcts::Evaluator);
+                let (finished, st) = sp.round(evaluator, pool);
                 out.net_positions = evaluator.positions - before.0;
                 out.net_calls = evaluator.calls - before.1;
                 out.net_secs = (evaluator.busy - before.2).as_secs_f64();
@@ -521,6 +600,9 @@ pub fn selfplay(opts: &WorkerOptions) -> Result<WorkerSummary, RunError> {
                 Ok(true) => {
                     let p = w.net.as_ref().expect("just loaded");
                     say(format!("playing network step {} (publication {})", p.step, p.number));
+                    for note in w.take_notes() {
+                        say(note);
+                    }
                     if bootstrap > 0 {
                         store_positions = list_chunks(&store)?.iter().map(|c| c.1.positions).sum();
                     }

@@ -409,6 +409,14 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
             crate::learner::AVERAGED_DIR
         ));
     }
+    if cfg.pool_fraction > 0.0 {
+        log.line(&format!(
+            "pool games: {:.0}% of self-play games have an older network on one side, drawn from the newest {} checkpoints at multiples of {} steps (kept from pruning)",
+            cfg.pool_fraction * 100.0,
+            cfg.pool_size,
+            cfg.pool_every_steps
+        ));
+    }
     if cfg.selfplay_random_plies > 0 {
         log.line(&format!(
             "random starts: each self-play game opens with 0 to {} random plies (not recorded)",

@@ -5,7 +5,7 @@
 
 use super::{evaluation, report_line, setup, Run};
 use crate::chunk::{parse_chunk_key, Chunk, ChunkName, MAX_CHUNK_BYTES};
-use crate::learner::{checkpoint_name, is_evaluated, prune, to_prune};
+use crate::learner::{checkpoint_name, is_evaluated, prune, to_prune, Retention};
 use crate::metrics::Accumulator;
 use crate::replay::{GameFile, GameFileError};
 use crate::worker::list_chunks;
@@ -81,7 +81,7 @@ impl Run {
         self.lease.publish(n, &published.key, step)?;
         self.publication = n;
         let c = &self.cfg;
-        prune(&self.store, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints);
+        prune(&self.store, &Retention::of(c));
         if self.dirs.copies {
             let p = self.dirs.checkpoints.join(checkpoint_name(step));
             nn::files::write_atomic(&p, &bytes).map_err(RunError::io("write", &p))?;
@@ -92,9 +92,9 @@ impl Run {
                 let p = averaged_dir.join(&named);
                 nn::files::write_atomic(&p, avg).map_err(RunError::io("write", &p))?;
             }
-            for dir in [&self.dirs.checkpoints, &averaged_dir] {
+            for (dir, keep) in [(&self.dirs.checkpoints, Retention::of(c)), (&averaged_dir, Retention::means(c))] {
                 let all = crate::learner::list_checkpoint_files(dir);
-                for old in to_prune(&all, &named, c.keep_checkpoints, c.checkpoint_every_steps, c.eval_every_checkpoints) {
+                for old in to_prune(&all, &named, &keep) {
                     let _ = std::fs::remove_file(dir.join(old));
                 }
             }
@@ -140,6 +140,12 @@ impl Run {
         let teaching = self.teaching();
         let worker = self.worker.as_mut().expect("train has a worker");
         worker.look_for_network(Duration::ZERO)?;
+        for note in worker.take_notes() {
+            match note.strip_prefix("warning: ") {
+                Some(w) => setup::warn(&mut self.log, &self.bar, w.to_string()),
+                None => self.log.line(&note),
+            }
+        }
         let out = worker.round(teaching)?;
         if self.was_teaching && !out.teacher {
             self.log.line(&format!("bootstrap done: self-play from step {}", self.learner.step()));
