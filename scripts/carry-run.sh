@@ -57,7 +57,8 @@ save)
 watch)
     minutes=${3:-30}
     [[ $minutes =~ ^[1-9][0-9]*$ ]] || { echo "watch: MINUTES must be a whole number of minutes, at least 1, not '$minutes'" >&2; exit 2; }
-    running() { pgrep -f -- "train --run-dir $run( |\$)" > /dev/null; }
+    # `train --run-dir R ...` (a resume) or `train --config C --run-dir R ...` (a start).
+    running() { pgrep -f -- " train( .*)? --run-dir $run( |\$)" > /dev/null; }
     running || { echo "watch: no 'train --run-dir $run' process is running" >&2; exit 1; }
     last=$(date +%s)
     while running; do
