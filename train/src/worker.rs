@@ -288,6 +288,24 @@ impl Worker {
         Ok(ckpt)
     }
 
+    /// The evaluator for the network of `step`: `old` with the network swapped in (its buffers
+    /// kept), or a new one at the run's precision; the material mix the run gives that step.
+    fn evaluator_for(&self, old: Option<NetEvaluator>, net: nn::Network, step: u64) -> Result<NetEvaluator, RunError> {
+        let mut e = match old {
+            Some(mut e) => {
+                e.set_network(net);
+                e
+            }
+            None => {
+                let mut e = NetEvaluator::new(net, &self.device);
+                e.set_precision(self.cfg.precision.parse()?)?;
+                e
+            }
+        };
+        e.set_material_mix(self.cfg.selfplay_material_mix_at(step))?;
+        Ok(e)
+    }
+
     /// Notes for the log since the last call (the pool network drawn, or why none was).
     pub fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
@@ -319,19 +337,8 @@ impl Worker {
         let steps: Vec<String> = members.iter().map(|(s, _)| s.to_string()).collect();
         match self.read_checkpoint(key, "listed as a pool checkpoint, then gone".into()) {
             Ok(ckpt) => {
-                let mut e = match self.pool.take() {
-                    Some((_, mut e)) => {
-                        e.set_network(ckpt.network);
-                        e
-                    }
-                    None => {
-                        let mut e = NetEvaluator::new(ckpt.network, &self.device);
-                        e.set_precision(self.cfg.precision.parse()?)?;
-                        e
-                    }
-                };
-                e.set_material_mix(self.cfg.selfplay_material_mix_at(*step))?;
-                self.pool = Some((*step, e));
+                let old = self.pool.take().map(|(_, e)| e);
+                self.pool = Some((*step, self.evaluator_for(old, ckpt.network, *step)?));
                 self.notes.push(format!(
                     "pool games against step {step} from now on (drawn from steps {} for network step {})",
                     steps.join(", "),
@@ -349,18 +356,8 @@ impl Worker {
 
     fn load(&mut self, p: Publication) -> Result<(), RunError> {
         let ckpt = self.read_checkpoint(&p.checkpoint, format!("publication {} names it, but it is not there", p.number))?;
-        let e = match self.evaluator.as_mut() {
-            Some(e) => {
-                e.set_network(ckpt.network);
-                e
-            }
-            None => {
-                let mut e = NetEvaluator::new(ckpt.network, &self.device);
-                e.set_precision(self.cfg.precision.parse()?)?;
-                self.evaluator.insert(e)
-            }
-        };
-        e.set_material_mix(self.cfg.selfplay_material_mix_at(p.step))?;
+        let old = self.evaluator.take();
+        self.evaluator = Some(self.evaluator_for(old, ckpt.network, p.step)?);
         if let Some(sp) = self.selfplay.as_mut() {
             sp.net_step = p.step;
         }
