@@ -25,6 +25,10 @@ use nn::network::{NetConfig, Network, SQUARES};
 use nn::policy::POLICY_SIZE;
 use nn::train::{TrainBatch, TrainConfig, Trainer};
 
+/// The allocator `tenjiku` uses (src/main.rs), so the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Opts {
     backend: String,
     configs: Vec<String>,
