@@ -322,32 +322,42 @@ fn pool_games_play_older_checkpoints_that_pruning_keeps() {
 
 #[test]
 fn the_same_seed_plays_the_same_games() {
-    let (a, b) = (tmpdir("seed-a"), tmpdir("seed-b"));
-    for run in [&a, &b] {
-        ok(&tenjiku(&[
-            "train",
-            "--config",
-            TINY,
-            "--run-dir",
-            run.to_str().unwrap(),
-            "--max-steps",
-            "10",
-            "--seed",
-            "9",
-        ]));
+    // Both ways of running the loop: training steps beside the self-play rounds (the default,
+    // `overlap_selfplay`, two threads) and one after the other.
+    for overlap in ["true", "false"] {
+        let (a, b) = (tmpdir(&format!("seed-a-{overlap}")), tmpdir(&format!("seed-b-{overlap}")));
+        for run in [&a, &b] {
+            ok(&tenjiku(&[
+                "train",
+                "--config",
+                TINY,
+                "--run-dir",
+                run.to_str().unwrap(),
+                "--max-steps",
+                "10",
+                "--seed",
+                "9",
+                "--set",
+                &format!("overlap_selfplay={overlap}"),
+            ]));
+        }
+        let files = |run: &Path| {
+            let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(run.join("games/w0000"))
+                .unwrap()
+                .flatten()
+                .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+                .collect();
+            v.sort();
+            v
+        };
+        let (fa, fb) = (files(&a), files(&b));
+        assert!(!fa.is_empty());
+        assert!(fa == fb, "overlap_selfplay={overlap}: same seed, different games");
+        assert_eq!(
+            checkpoint_files(&a).into_iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            checkpoint_files(&b).into_iter().map(|(n, _)| n).collect::<Vec<_>>()
+        );
     }
-    let files = |run: &Path| {
-        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(run.join("games/w0000"))
-            .unwrap()
-            .flatten()
-            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
-            .collect();
-        v.sort();
-        v
-    };
-    let (fa, fb) = (files(&a), files(&b));
-    assert!(!fa.is_empty());
-    assert!(fa == fb, "same seed, different games");
 }
 
 #[test]

@@ -63,6 +63,9 @@ fn default_pool_size() -> usize {
 fn default_pool_every_steps() -> u64 {
     1000
 }
+fn default_overlap_selfplay() -> bool {
+    true
+}
 fn default_precision() -> String {
     "f32".into()
 }
@@ -121,6 +124,10 @@ pub struct RunConfig {
     pub seed: u64,
     /// Worker threads of the search driver (tree work between network calls).
     pub threads: usize,
+    /// `tenjiku train`: run each training step beside a round of self-play (on two threads), so
+    /// each uses the cores the other leaves idle. Off: one after the other.
+    #[serde(default = "default_overlap_selfplay")]
+    pub overlap_selfplay: bool,
 
     // --- self-play ---
     pub concurrent_games: usize,
@@ -319,12 +326,13 @@ impl RunConfig {
 
 /// Fields that may change between the start of a run and a resume (how and how long it runs,
 /// and how it is measured, not what it learns); [`RunConfig::first_difference`] ignores them.
-pub const RUNTIME_FIELDS: [&str; 15] = [
+pub const RUNTIME_FIELDS: [&str; 16] = [
     "network",
     "backend",
     "precision",
     "max_steps",
     "threads",
+    "overlap_selfplay",
     "eval_every_checkpoints",
     "eval_games",
     "eval_visits",
@@ -971,6 +979,21 @@ mod tests {
             let e = m.clone().set_field(&format!("average_checkpoints={bad}")).unwrap_err().to_string();
             assert!(e.contains("average_checkpoints") && !e.contains('\n'), "{e}");
         }
+    }
+
+    #[test]
+    fn overlapping_self_play_is_a_runtime_switch_on_by_default() {
+        let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
+        assert!(c.overlap_selfplay);
+        let without: String = TINY.lines().filter(|l| !l.starts_with("overlap_selfplay")).map(|l| format!("{l}\n")).collect();
+        assert!(RunConfig::from_toml(&without, "old/config.toml").unwrap().overlap_selfplay, "on when absent");
+        let mut m = c.clone();
+        m.set_field("overlap_selfplay=false").unwrap();
+        assert!(!m.overlap_selfplay);
+        assert_eq!(c.first_difference(&m), None, "changeable when resuming");
+        assert!(m.schedule_changes(&c).is_empty(), "not part of the learning schedule");
+        let e = m.set_field("overlap_selfplay=sometimes").unwrap_err().to_string();
+        assert!(e.contains("overlap_selfplay") && !e.contains('\n'), "{e}");
     }
 
     #[test]

@@ -181,6 +181,10 @@ struct Run {
     session_steps: u64,
 }
 
+/// The most training steps behind the schedule at which a step still runs beside a round of
+/// self-play ([`Run::overlap_due`]); beyond it the steps catch up alone.
+const MAX_OVERLAP_BACKLOG: u64 = 8;
+
 /// Run (or resume) a training run until a stop condition.
 pub fn run(opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut run = setup::open(opts)?;
@@ -190,7 +194,10 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, RunError> {
             break stop;
         }
         if run.training_due() {
-            run.train_step()?;
+            match run.worker.is_some() && run.overlap_due() {
+                true => run.train_step_beside_round()?,
+                false => run.train_step()?,
+            }
             if run.worker.is_none() && run.last_poll.elapsed() >= run.poll {
                 run.poll_store()?;
             }
@@ -226,6 +233,15 @@ impl Run {
     fn training_due(&self) -> bool {
         let due = self.schedule.steps_due(self.positions_total + self.carried);
         self.buffer.len() >= self.train_from && self.learner.step() < due
+    }
+
+    /// Whether the next training step runs beside a round of self-play (`overlap_selfplay`):
+    /// while the steps are at most [`MAX_OVERLAP_BACKLOG`] behind the schedule. A round plays
+    /// one move of every game, about `concurrent_games` positions, and one step goes with it; a
+    /// ratio that wants more steps than that runs the extra steps alone.
+    fn overlap_due(&self) -> bool {
+        let due = self.schedule.steps_due(self.positions_total + self.carried);
+        self.cfg.overlap_selfplay && due.saturating_sub(self.learner.step()) <= MAX_OVERLAP_BACKLOG
     }
 
     fn teaching(&self) -> bool {

@@ -203,6 +203,9 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
         Some(Worker::open(store.clone(), &cfg, &rules_tag, table.clone(), 0, &device, &chunks)?)
     };
     log_settings(&mut log, &cfg, fresh_moments);
+    if !opts.trainer_only && !cfg.overlap_selfplay {
+        log.line("self-play and training steps one after the other (overlap_selfplay = false)");
+    }
     let metrics_path = dirs.run.join("metrics.csv");
     let metrics = MetricsFile::open(&metrics_path, learner.step()).map_err(RunError::io("write", &metrics_path))?;
     log_start(&mut log, &cfg, &rules_tag, resumed_from, &games, opts.trainer_only.then_some(store.url()));

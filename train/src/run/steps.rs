@@ -8,7 +8,7 @@ use crate::chunk::{parse_chunk_key, Chunk, ChunkName, MAX_CHUNK_BYTES};
 use crate::learner::{checkpoint_name, is_evaluated, prune, to_prune, Retention};
 use crate::metrics::Accumulator;
 use crate::replay::{GameFile, GameFileError};
-use crate::worker::list_chunks;
+use crate::worker::{list_chunks, RoundOutput};
 use crate::RunError;
 use engine::{Outcome, WinReason};
 use std::time::{Duration, Instant};
@@ -137,6 +137,40 @@ impl Run {
     /// is counted and added to the window.
     pub(super) fn play_round(&mut self) -> Result<(), RunError> {
         let t = Instant::now();
+        let teaching = self.before_round()?;
+        let worker = self.worker.as_mut().expect("train has a worker");
+        let out = worker.round(teaching)?;
+        self.after_round(out, t.elapsed().as_secs_f64());
+        Ok(())
+    }
+
+    /// One training step ([`Run::train_step`]) on this thread while the in-process worker plays
+    /// one round ([`Run::play_round`]) on another, so that each fills the cores the other leaves
+    /// idle (Burn's CPU backend keeps ~1.5 of 2 cores busy; BENCHMARKS.md, "Self-play beside
+    /// the training steps"). Deterministic: the worker takes up a new publication before the
+    /// step starts (never one the step writes meanwhile), and the step trains on the window as
+    /// it was before the round (its finished games are added after both end).
+    pub(super) fn train_step_beside_round(&mut self) -> Result<(), RunError> {
+        let t = Instant::now();
+        let teaching = self.before_round()?;
+        let mut worker = self.worker.take().expect("train has a worker");
+        let (played, trained) = std::thread::scope(|s| {
+            let round = s.spawn(|| {
+                let out = worker.round(teaching);
+                (out, t.elapsed().as_secs_f64())
+            });
+            let trained = self.train_step();
+            (round.join(), trained)
+        });
+        self.worker = Some(worker);
+        let (out, secs) = played.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        self.after_round(out?, secs);
+        trained
+    }
+
+    /// Before a round: the worker takes up the newest publication and its notes are logged;
+    /// returns whether the round plays teacher games.
+    fn before_round(&mut self) -> Result<bool, RunError> {
         let teaching = self.teaching();
         let worker = self.worker.as_mut().expect("train has a worker");
         worker.look_for_network(Duration::ZERO)?;
@@ -146,7 +180,11 @@ impl Run {
                 None => self.log.line(&note),
             }
         }
-        let out = worker.round(teaching)?;
+        Ok(teaching)
+    }
+
+    /// After a round (`secs` of it): its counts, and its chunk into the window.
+    fn after_round(&mut self, out: RoundOutput, secs: f64) {
         if self.was_teaching && !out.teacher {
             self.log.line(&format!("bootstrap done: self-play from step {}", self.learner.step()));
         }
@@ -159,12 +197,11 @@ impl Run {
         self.acc.net_positions += out.net_positions;
         self.acc.net_calls += out.net_calls;
         self.acc.net_secs += out.net_secs;
-        self.selfplay_time += t.elapsed().as_secs_f64();
+        self.selfplay_time += secs;
         if let Some((key, games)) = out.chunk {
             let name = parse_chunk_key(&key).expect("a worker's chunk key parses");
             self.ingest(key, &name, games);
         }
-        Ok(())
     }
 
     /// Count the chunks in the store that this run has not counted yet (oldest first), and add
