@@ -43,7 +43,7 @@ enum Command {
     Xboard(cmd::xboard::Args),
     /// Network checkpoints: print a header (`info`), write a randomly initialised one (`new`).
     Checkpoint(cmd::checkpoint::Args),
-    /// Self-play training: alternate self-play and training steps; resumes an existing run.
+    /// Self-play training: self-play with training steps beside it; resumes an existing run.
     Train(cmd::train::Args),
     /// A self-play worker of a run on many machines: plays with the newest published network
     /// and uploads its games to the store (see `learn`).

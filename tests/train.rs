@@ -239,6 +239,39 @@ fn the_self_play_material_mix_drops_to_zero_at_its_step() {
 /// (`checkpoints/averaged/`), the workers load it, evaluation rates it, pruning keeps as many
 /// means as checkpoints; bad values are one-line errors.
 #[test]
+fn the_mate_guard_starts_at_its_step() {
+    let run = tmpdir("mate-from");
+    let r = run.to_str().unwrap();
+    let set = [
+        "--set",
+        "royal_guard=true",
+        "--set",
+        "mate_guard=true",
+        "--set",
+        "mate_guard_from_step=20",
+        "--set",
+        "eval_every_checkpoints=1",
+    ];
+    ok(&tenjiku(&[&["train", "--config", TINY, "--run-dir", r, "--max-steps", "30"][..], &set[..]].concat()));
+    assert_eq!(latest_step(&run), Some(30));
+    let cfg = read(&run.join("config.toml"));
+    assert!(cfg.contains("\nmate_guard_from_step = 20\n"), "kept in the run: {cfg}");
+    let log = read(&run.join("train.log"));
+    assert!(log.contains("mate guard: the royal guard alone for the networks of steps before 20, then the mate guard too"), "{log}");
+    // Switched once, with the checkpoint of step 20; the in-loop evaluation rates each network
+    // with the guard its self-play used (guard=1 before, guard=2 from step 20).
+    let lines: Vec<&str> = log.lines().collect();
+    let on: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains("mate guard on from this network on")).collect();
+    assert_eq!(on.len(), 1, "{log}");
+    assert!(lines[on[0] - 1].contains("step-000000020.ckpt"), "{log}");
+    let rated = |step: &str, guard: &str| {
+        lines.iter().any(|l| l.contains(&format!("evaluation step {step} vs previous")) && l.contains(guard))
+    };
+    assert!(rated("10", "guard=1,") || rated("10", "guard=1)"), "{log}");
+    assert!(rated("20", "guard=2") && rated("30", "guard=2"), "{log}");
+}
+
+#[test]
 fn the_workers_play_the_mean_of_the_newest_checkpoints() {
     let run = tmpdir("average");
     let r = run.to_str().unwrap();

@@ -179,6 +179,12 @@ pub struct RunConfig {
     /// without that flaw exists.
     #[serde(default)]
     pub mate_guard: bool,
+    /// With `mate_guard`: the self-play searches (and the in-loop evaluation's) use it for the
+    /// networks of this training step on, the royal guard alone before (a random network's
+    /// self-play games with the mate guard run ~4 times as long; BENCHMARKS.md "The third
+    /// run"). 0 = from the start.
+    #[serde(default)]
+    pub mate_guard_from_step: u64,
     /// Self-play games (and opponent games) are won by a side ahead by at least this many
     /// centipawns of plain material (`search::values::material_balance`) for
     /// `selfplay_adjudicate_plies` consecutive plies, as the arena's and the in-loop
@@ -355,7 +361,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 19] = [
+pub const SCHEDULE_FIELDS: [&str; 20] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -368,6 +374,7 @@ pub const SCHEDULE_FIELDS: [&str; 19] = [
     "material_horizon",
     "royal_guard",
     "mate_guard",
+    "mate_guard_from_step",
     "selfplay_adjudicate_cp",
     "selfplay_adjudicate_plies",
     "selfplay_random_plies",
@@ -436,6 +443,12 @@ impl RunConfig {
             until if until > 0 && step >= until => 0.0,
             _ => self.selfplay_material_mix,
         }
+    }
+
+    /// Whether the self-play searches (and the in-loop evaluation's) of a network of training
+    /// step `step` use the mate guard: `mate_guard`, from `mate_guard_from_step` on.
+    pub fn mate_guard_at(&self, step: u64) -> bool {
+        self.mate_guard && step >= self.mate_guard_from_step
     }
 
     /// The network config (present after [`RunConfig::load`]).
@@ -964,6 +977,25 @@ mod tests {
         assert!(e.contains("selfplay_material_mix_until_step"), "{e}");
         let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
         assert_eq!(back.selfplay_material_mix_until_step, 3000, "kept in a run's config.toml");
+    }
+
+    #[test]
+    fn the_mate_guard_starts_at_its_step() {
+        let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
+        assert_eq!(c.mate_guard_from_step, 0, "from the start when absent");
+        let mut m = c.clone();
+        m.set_field("royal_guard=true").unwrap();
+        m.set_field("mate_guard=true").unwrap();
+        assert!(m.mate_guard_at(0));
+        m.set_field("mate_guard_from_step=1500").unwrap();
+        assert_eq!(c.first_difference(&m), None, "a schedule field");
+        assert_eq!((m.mate_guard_at(1_499), m.mate_guard_at(1_500), m.mate_guard_at(9_000)), (false, true, true));
+        m.set_field("mate_guard=false").unwrap();
+        assert!(!m.mate_guard_at(9_000), "only with the mate guard on");
+        let e = m.set_field("mate_guard_from_step=soon").unwrap_err().to_string();
+        assert!(e.contains("mate_guard_from_step") && !e.contains('\n'), "{e}");
+        let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
+        assert_eq!(back.mate_guard_from_step, 1500, "kept in a run's config.toml");
     }
 
     #[test]

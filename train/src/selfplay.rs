@@ -201,6 +201,12 @@ pub struct SelfPlay {
 
 impl SelfPlay {
     /// Start `concurrent_games` games numbered from `first_game`.
+    /// The full searches' mate guard on or off from the next move on (a run's
+    /// `mate_guard_from_step`).
+    pub fn set_mate_guard(&mut self, on: bool) {
+        self.cfg.mate_guard = on;
+    }
+
     pub fn new(cfg: SelfPlayConfig, table: Arc<MoveTable>, first_game: u64, net_step: u64) -> SelfPlay {
         let mut sp = SelfPlay {
             driver: Driver::new(cfg.threads),

@@ -45,7 +45,7 @@ pub(super) fn evaluate(
         // The network is rated with the search its self-play uses.
         keys += &format!(",material_mix={mix}");
     }
-    if cfg.mate_guard {
+    if cfg.mate_guard_at(step) {
         keys += ",guard=2";
     } else if cfg.royal_guard {
         keys += ",guard=1";

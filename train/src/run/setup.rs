@@ -405,6 +405,12 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
             cfg.selfplay_material_mix, cfg.selfplay_material_mix_until_step
         ));
     }
+    if cfg.mate_guard && cfg.mate_guard_from_step > 0 {
+        log.line(&format!(
+            "mate guard: the royal guard alone for the networks of steps before {}, then the mate guard too",
+            cfg.mate_guard_from_step
+        ));
+    }
     if cfg.average_checkpoints > 1 {
         log.line(&format!(
             "snapshot averaging: the workers play (and evaluation rates) the mean of the newest {} checkpoints (checkpoints/{}/)",

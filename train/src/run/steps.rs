@@ -75,6 +75,7 @@ impl Run {
         let step = self.learner.step();
         let (before, now) =
             (self.cfg.selfplay_material_mix_at(self.last_ckpt_step), self.cfg.selfplay_material_mix_at(step));
+        let (guard_before, guard_now) = (self.cfg.mate_guard_at(self.last_ckpt_step), self.cfg.mate_guard_at(step));
         self.last_ckpt_step = step;
         let n = self.publication + 1;
         let published = crate::learner::publishable(&self.store, step, &self.cfg)?;
@@ -112,6 +113,13 @@ impl Run {
             self.log.line(&format!(
                 "self-play material mix {before} -> {now} from this network on (selfplay_material_mix_until_step = {})",
                 self.cfg.selfplay_material_mix_until_step
+            ));
+        }
+        if guard_before != guard_now {
+            self.log.line(&format!(
+                "mate guard {} from this network on (mate_guard_from_step = {})",
+                if guard_now { "on" } else { "off" },
+                self.cfg.mate_guard_from_step
             ));
         }
         self.mirror();
