@@ -257,11 +257,15 @@ fn the_mate_guard_starts_at_its_step() {
     let cfg = read(&run.join("config.toml"));
     assert!(cfg.contains("\nmate_guard_from_step = 20\n"), "kept in the run: {cfg}");
     let log = read(&run.join("train.log"));
-    assert!(log.contains("mate guard: the royal guard alone for the networks of steps before 20, then the mate guard too"), "{log}");
+    assert!(
+        log.contains("mate guard: the royal guard alone for the networks of steps before 20, then the mate guard too"),
+        "{log}"
+    );
     // Switched once, with the checkpoint of step 20; the in-loop evaluation rates each network
     // with the guard its self-play used (guard=1 before, guard=2 from step 20).
     let lines: Vec<&str> = log.lines().collect();
-    let on: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains("mate guard on from this network on")).collect();
+    let on: Vec<usize> =
+        (0..lines.len()).filter(|&i| lines[i].contains("mate guard on from this network on")).collect();
     assert_eq!(on.len(), 1, "{log}");
     assert!(lines[on[0] - 1].contains("step-000000020.ckpt"), "{log}");
     let rated = |step: &str, guard: &str| {
@@ -279,12 +283,14 @@ fn the_workers_play_the_mean_of_the_newest_checkpoints() {
     ok(&tenjiku(&[&["train", "--config", TINY, "--run-dir", r, "--max-steps", "50"][..], &set[..]].concat()));
     assert_eq!(latest_step(&run), Some(50));
     let log = read(&run.join("train.log"));
-    assert!(log.contains("snapshot averaging: the workers play (and evaluation rates) the mean of the newest 2 checkpoints"), "{log}");
+    assert!(
+        log.contains(
+            "snapshot averaging: the workers play (and evaluation rates) the mean of the newest 2 checkpoints"
+        ),
+        "{log}"
+    );
     for (step, before) in [(20, 10), (30, 20), (50, 40)] {
-        let line = format!(
-            "step-{step:09}.ckpt (published as {}: the mean of steps {before}, {step} (",
-            step / 10 + 1
-        );
+        let line = format!("step-{step:09}.ckpt (published as {}: the mean of steps {before}, {step} (", step / 10 + 1);
         assert!(log.contains(&line), "{line} not in {log}");
     }
     // The newest publication names the mean, whose header names its inputs.
@@ -294,9 +300,16 @@ fn the_workers_play_the_mean_of_the_newest_checkpoints() {
     assert!(newest.contains("checkpoints/averaged/step-000000050.ckpt") && newest.contains("\"step\":50"), "{newest}");
     let mean = run.join("checkpoints/averaged/step-000000050.ckpt");
     let info = stdout(&tenjiku(&["checkpoint", "info", mean.to_str().unwrap()]));
-    assert!(info.contains("step = 50") && info.contains("step-000000040.ckpt (step 40)") && info.contains("(step 50)"), "{info}");
+    assert!(
+        info.contains("step = 50") && info.contains("step-000000040.ckpt (step 40)") && info.contains("(step 50)"),
+        "{info}"
+    );
     // Evaluation rated the means (step 20 against step 0's, and step 40 against step 20's).
-    assert!(log.contains("evaluation step 40 vs previous (mcts:checkpoint=") && log.contains("averaged/step-000000020.ckpt"), "{log}");
+    assert!(
+        log.contains("evaluation step 40 vs previous (mcts:checkpoint=")
+            && log.contains("averaged/step-000000020.ckpt"),
+        "{log}"
+    );
     // Pruned like the checkpoints: the newest 3 (keep_checkpoints) and the evaluated ones.
     let mut kept: Vec<String> = std::fs::read_dir(run.join("checkpoints/averaged"))
         .unwrap()
@@ -306,7 +319,10 @@ fn the_workers_play_the_mean_of_the_newest_checkpoints() {
     kept.sort();
     let want: Vec<String> = [0, 20, 30, 40, 50].iter().map(|s| format!("step-{s:09}.ckpt")).collect();
     assert_eq!(kept, want);
-    assert_one_line_error(&tenjiku(&["train", "--run-dir", r, "--set", "average_checkpoints=0"]), "average_checkpoints");
+    assert_one_line_error(
+        &tenjiku(&["train", "--run-dir", r, "--set", "average_checkpoints=0"]),
+        "average_checkpoints",
+    );
     assert_one_line_error(
         &tenjiku(&["train", "--run-dir", r, "--set", "average_checkpoints=4"]),
         "expected 1 to `keep_checkpoints` (3)",

@@ -505,7 +505,10 @@ impl RunConfig {
         if self.average_checkpoints == 0 || self.average_checkpoints > self.keep_checkpoints {
             return bad(
                 "average_checkpoints",
-                &format!("is {}, expected 1 to `keep_checkpoints` ({})", self.average_checkpoints, self.keep_checkpoints),
+                &format!(
+                    "is {}, expected 1 to `keep_checkpoints` ({})",
+                    self.average_checkpoints, self.keep_checkpoints
+                ),
             );
         }
         if !fraction(self.pool_fraction) {
@@ -1017,7 +1020,8 @@ mod tests {
     fn overlapping_self_play_is_a_runtime_switch_on_by_default() {
         let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
         assert!(c.overlap_selfplay);
-        let without: String = TINY.lines().filter(|l| !l.starts_with("overlap_selfplay")).map(|l| format!("{l}\n")).collect();
+        let without: String =
+            TINY.lines().filter(|l| !l.starts_with("overlap_selfplay")).map(|l| format!("{l}\n")).collect();
         assert!(RunConfig::from_toml(&without, "old/config.toml").unwrap().overlap_selfplay, "on when absent");
         let mut m = c.clone();
         m.set_field("overlap_selfplay=false").unwrap();

@@ -293,17 +293,12 @@ pub struct Publishable {
 /// random network of step 0 left out unless it is the only one; fewer early in a run), written
 /// to `checkpoints/averaged/` under the step's name. Older means are pruned as checkpoints are
 /// (the newest `keep_checkpoints` and the evaluated ones stay).
-pub fn publishable(
-    store: &Store,
-    step: u64,
-    cfg: &crate::config::RunConfig,
-) -> Result<Publishable, RunError> {
+pub fn publishable(store: &Store, step: u64, cfg: &crate::config::RunConfig) -> Result<Publishable, RunError> {
     if cfg.average_checkpoints <= 1 {
         return Ok(Publishable { key: checkpoint_key(step), steps: vec![step], averaged: None });
     }
     let all = list_checkpoints(store)?;
-    let mut inputs: Vec<(u64, String)> =
-        all.into_iter().filter(|(s, _)| *s <= step && (*s > 0 || step == 0)).collect();
+    let mut inputs: Vec<(u64, String)> = all.into_iter().filter(|(s, _)| *s <= step && (*s > 0 || step == 0)).collect();
     let from = inputs.len().saturating_sub(cfg.average_checkpoints);
     inputs.drain(..from);
     let mut mean: Option<checkpoint::Averager> = None;
@@ -430,12 +425,14 @@ mod tests {
         let latest = checkpoint_name(1000);
         let keep = Retention { keep: 2, every_steps: 100, eval_every: 4, pool: None };
         let pruned: Vec<String> = to_prune(&all, &latest, &keep);
-        let want: Vec<String> = [100, 200, 300, 500, 600, 700].iter().map(|&s| format!("checkpoints/{}", checkpoint_name(s))).collect();
+        let want: Vec<String> =
+            [100, 200, 300, 500, 600, 700].iter().map(|&s| format!("checkpoints/{}", checkpoint_name(s))).collect();
         assert_eq!(pruned, want, "step 0, the evaluated 400 and 800, the newest two stay");
         // A pool of the newest three at multiples of 300 (step 0 is not one): 300, 600, 900.
         let pool = Retention { pool: Some((300, 3)), ..keep };
         let pruned = to_prune(&all, &latest, &pool);
-        let want: Vec<String> = [100, 200, 500, 700].iter().map(|&s| format!("checkpoints/{}", checkpoint_name(s))).collect();
+        let want: Vec<String> =
+            [100, 200, 500, 700].iter().map(|&s| format!("checkpoints/{}", checkpoint_name(s))).collect();
         assert_eq!(pruned, want);
         let two = Retention { pool: Some((300, 2)), ..keep };
         assert!(to_prune(&all, &latest, &two).contains(&format!("checkpoints/{}", checkpoint_name(300))));

@@ -200,13 +200,13 @@ pub struct SelfPlay {
 }
 
 impl SelfPlay {
-    /// Start `concurrent_games` games numbered from `first_game`.
     /// The full searches' mate guard on or off from the next move on (a run's
     /// `mate_guard_from_step`).
     pub fn set_mate_guard(&mut self, on: bool) {
         self.cfg.mate_guard = on;
     }
 
+    /// Start `concurrent_games` games numbered from `first_game`.
     pub fn new(cfg: SelfPlayConfig, table: Arc<MoveTable>, first_game: u64, net_step: u64) -> SelfPlay {
         let mut sp = SelfPlay {
             driver: Driver::new(cfg.threads),
@@ -368,7 +368,11 @@ impl SelfPlay {
                 // Two batches: the newest network's searches, then the pool network's.
                 let (mut ours, mut theirs) = (Vec::new(), Vec::new());
                 for (s, &p) in std::mem::take(&mut self.searches).into_iter().zip(&pooled) {
-                    if p { theirs.push(s) } else { ours.push(s) }
+                    if p {
+                        theirs.push(s)
+                    } else {
+                        ours.push(s)
+                    }
                 }
                 self.driver.run(&mut ours, evaluator);
                 self.driver.run(&mut theirs, pool);

@@ -355,7 +355,8 @@ impl Worker {
     }
 
     fn load(&mut self, p: Publication) -> Result<(), RunError> {
-        let ckpt = self.read_checkpoint(&p.checkpoint, format!("publication {} names it, but it is not there", p.number))?;
+        let ckpt =
+            self.read_checkpoint(&p.checkpoint, format!("publication {} names it, but it is not there", p.number))?;
         let old = self.evaluator.take();
         self.evaluator = Some(self.evaluator_for(old, ckpt.network, p.step)?);
         let mate_guard = self.cfg.mate_guard_at(p.step);

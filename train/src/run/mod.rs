@@ -194,9 +194,10 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary, RunError> {
             break stop;
         }
         if run.training_due() {
-            match run.worker.is_some() && run.overlap_due() {
-                true => run.train_step_beside_round()?,
-                false => run.train_step()?,
+            if run.worker.is_some() && run.overlap_due() {
+                run.train_step_beside_round()?;
+            } else {
+                run.train_step()?;
             }
             if run.worker.is_none() && run.last_poll.elapsed() >= run.poll {
                 run.poll_store()?;
