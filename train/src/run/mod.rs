@@ -232,8 +232,12 @@ impl Run {
 
     /// Whether the buffer is full enough and the steps so far are behind the schedule.
     fn training_due(&self) -> bool {
-        let due = self.schedule.steps_due(self.positions_total + self.carried);
-        self.buffer.len() >= self.train_from && self.learner.step() < due
+        self.buffer.len() >= self.train_from && self.steps_behind() > 0
+    }
+
+    /// How many training steps the run is behind its schedule's ratio of steps to positions.
+    fn steps_behind(&self) -> u64 {
+        self.schedule.steps_due(self.positions_total + self.carried).saturating_sub(self.learner.step())
     }
 
     /// Whether the next training step runs beside a round of self-play (`overlap_selfplay`):
@@ -241,8 +245,7 @@ impl Run {
     /// one move of every game, about `concurrent_games` positions, and one step goes with it; a
     /// ratio that wants more steps than that runs the extra steps alone.
     fn overlap_due(&self) -> bool {
-        let due = self.schedule.steps_due(self.positions_total + self.carried);
-        self.cfg.overlap_selfplay && due.saturating_sub(self.learner.step()) <= MAX_OVERLAP_BACKLOG
+        self.cfg.overlap_selfplay && self.steps_behind() <= MAX_OVERLAP_BACKLOG
     }
 
     fn teaching(&self) -> bool {
