@@ -239,40 +239,57 @@ fn the_self_play_material_mix_drops_to_zero_at_its_step() {
 /// (`checkpoints/averaged/`), the workers load it, evaluation rates it, pruning keeps as many
 /// means as checkpoints; bad values are one-line errors.
 #[test]
-fn the_mate_guard_starts_at_its_step() {
-    let run = tmpdir("mate-from");
+fn the_guards_start_at_their_steps() {
+    let run = tmpdir("guards-from");
     let r = run.to_str().unwrap();
     let set = [
         "--set",
         "royal_guard=true",
         "--set",
+        "royal_guard_from_step=20",
+        "--set",
         "mate_guard=true",
         "--set",
-        "mate_guard_from_step=20",
+        "mate_guard_from_step=30",
         "--set",
         "eval_every_checkpoints=1",
     ];
-    ok(&tenjiku(&[&["train", "--config", TINY, "--run-dir", r, "--max-steps", "30"][..], &set[..]].concat()));
-    assert_eq!(latest_step(&run), Some(30));
+    ok(&tenjiku(&[&["train", "--config", TINY, "--run-dir", r, "--max-steps", "40"][..], &set[..]].concat()));
+    assert_eq!(latest_step(&run), Some(40));
     let cfg = read(&run.join("config.toml"));
-    assert!(cfg.contains("\nmate_guard_from_step = 20\n"), "kept in the run: {cfg}");
+    assert!(cfg.contains("\nroyal_guard_from_step = 20\n"), "kept in the run: {cfg}");
+    assert!(cfg.contains("\nmate_guard_from_step = 30\n"), "kept in the run: {cfg}");
     let log = read(&run.join("train.log"));
+    assert!(log.contains("royal guard: no guard for the networks of steps before 20, then the royal guard"), "{log}");
     assert!(
-        log.contains("mate guard: the royal guard alone for the networks of steps before 20, then the mate guard too"),
+        log.contains("mate guard: the royal guard alone for the networks of steps before 30, then the mate guard too"),
         "{log}"
     );
-    // Switched once, with the checkpoint of step 20; the in-loop evaluation rates each network
-    // with the guard its self-play used (guard=1 before, guard=2 from step 20).
+    // Each switched once, with the checkpoint of its step; the in-loop evaluation rates each
+    // network with the guard its self-play used (none, then guard=1 from step 20, guard=2 from 30).
     let lines: Vec<&str> = log.lines().collect();
-    let on: Vec<usize> =
-        (0..lines.len()).filter(|&i| lines[i].contains("mate guard on from this network on")).collect();
-    assert_eq!(on.len(), 1, "{log}");
-    assert!(lines[on[0] - 1].contains("step-000000020.ckpt"), "{log}");
-    let rated = |step: &str, guard: &str| {
-        lines.iter().any(|l| l.contains(&format!("evaluation step {step} vs previous")) && l.contains(guard))
+    for (switch, ckpt) in [
+        ("royal guard on from this network on", "step-000000020.ckpt"),
+        ("mate guard on from this network on", "step-000000030.ckpt"),
+    ] {
+        let on: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains(switch)).collect();
+        assert_eq!(on.len(), 1, "{switch}: {log}");
+        assert!(lines[on[0] - 1].contains(ckpt) || lines[on[0] - 2].contains(ckpt), "{switch}: {log}");
+    }
+    let rated = |step: &str| {
+        let l = lines
+            .iter()
+            .find(|l| l.contains(&format!("evaluation step {step} vs previous")))
+            .unwrap_or_else(|| panic!("step {step} rated: {log}"));
+        if l.contains("guard=2") {
+            2
+        } else if l.contains("guard=1") {
+            1
+        } else {
+            0
+        }
     };
-    assert!(rated("10", "guard=1,") || rated("10", "guard=1)"), "{log}");
-    assert!(rated("20", "guard=2") && rated("30", "guard=2"), "{log}");
+    assert_eq!([rated("10"), rated("20"), rated("30"), rated("40")], [0, 1, 2, 2], "{log}");
 }
 
 #[test]

@@ -172,6 +172,13 @@ pub struct RunConfig {
     /// are scored as lost without a network call.
     #[serde(default)]
     pub royal_guard: bool,
+    /// With `royal_guard`: the self-play searches (and the in-loop evaluation's) use it for
+    /// the networks of this training step on, no guard before. A random network's self-play
+    /// without the guard ends most games by taking a royal within ~20 plies, and the networks
+    /// that learnt from such games are the ones that hunt royals (BENCHMARKS.md "How the
+    /// networks win"). 0 = from the start.
+    #[serde(default)]
+    pub royal_guard_from_step: u64,
     /// The mate guard (`search::mcts::MctsConfig::mate_guard`, needs `royal_guard`): at the
     /// root of each full self-play search (the policy targets) and of the in-loop evaluation's
     /// searches (`guard=2`), moves that let the opponent mate in one (a reply that attacks the
@@ -361,7 +368,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 20] = [
+pub const SCHEDULE_FIELDS: [&str; 21] = [
     "lr",
     "temperature_plies",
     "opponent_fraction",
@@ -373,6 +380,7 @@ pub const SCHEDULE_FIELDS: [&str; 20] = [
     "value_q_weight",
     "material_horizon",
     "royal_guard",
+    "royal_guard_from_step",
     "mate_guard",
     "mate_guard_from_step",
     "selfplay_adjudicate_cp",
@@ -446,9 +454,16 @@ impl RunConfig {
     }
 
     /// Whether the self-play searches (and the in-loop evaluation's) of a network of training
-    /// step `step` use the mate guard: `mate_guard`, from `mate_guard_from_step` on.
+    /// step `step` use the mate guard: `mate_guard`, from `mate_guard_from_step` on, and only
+    /// where the royal guard is on ([`RunConfig::royal_guard_at`]).
     pub fn mate_guard_at(&self, step: u64) -> bool {
-        self.mate_guard && step >= self.mate_guard_from_step
+        self.mate_guard && step >= self.mate_guard_from_step && self.royal_guard_at(step)
+    }
+
+    /// Whether the self-play searches (and the in-loop evaluation's) of a network of training
+    /// step `step` use the royal guard: `royal_guard`, from `royal_guard_from_step` on.
+    pub fn royal_guard_at(&self, step: u64) -> bool {
+        self.royal_guard && step >= self.royal_guard_from_step
     }
 
     /// The network config (present after [`RunConfig::load`]).
@@ -999,6 +1014,33 @@ mod tests {
         assert!(e.contains("mate_guard_from_step") && !e.contains('\n'), "{e}");
         let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
         assert_eq!(back.mate_guard_from_step, 1500, "kept in a run's config.toml");
+    }
+
+    #[test]
+    fn the_royal_guard_starts_at_its_step() {
+        let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
+        assert_eq!(c.royal_guard_from_step, 0, "from the start when absent");
+        let mut m = c.clone();
+        m.set_field("royal_guard=true").unwrap();
+        m.set_field("mate_guard=true").unwrap();
+        assert!(m.royal_guard_at(0) && m.mate_guard_at(0));
+        m.set_field("royal_guard_from_step=1500").unwrap();
+        assert_eq!(c.first_difference(&m), None, "a schedule field");
+        assert_eq!((m.royal_guard_at(1_499), m.royal_guard_at(1_500), m.royal_guard_at(9_000)), (false, true, true));
+        assert_eq!(
+            (m.mate_guard_at(1_499), m.mate_guard_at(1_500)),
+            (false, true),
+            "the mate guard needs the royal guard"
+        );
+        m.set_field("mate_guard_from_step=3000").unwrap();
+        assert_eq!((m.royal_guard_at(2_000), m.mate_guard_at(2_000), m.mate_guard_at(3_000)), (true, false, true));
+        m.set_field("mate_guard=false").unwrap();
+        m.set_field("royal_guard=false").unwrap();
+        assert!(!m.royal_guard_at(9_000), "only with the royal guard on");
+        let e = m.set_field("royal_guard_from_step=-1").unwrap_err().to_string();
+        assert!(e.contains("royal_guard_from_step") && !e.contains('\n'), "{e}");
+        let back = RunConfig::from_toml(&m.to_toml(), "run/config.toml").unwrap();
+        assert_eq!(back.royal_guard_from_step, 1500, "kept in a run's config.toml");
     }
 
     #[test]

@@ -206,6 +206,12 @@ impl SelfPlay {
         self.cfg.mate_guard = on;
     }
 
+    /// The royal guard on or off for the games started from now on (a run's
+    /// `royal_guard_from_step`; a game keeps the guard it started with).
+    pub fn set_royal_guard(&mut self, on: bool) {
+        self.cfg.royal_guard = on;
+    }
+
     /// Start `concurrent_games` games numbered from `first_game`.
     pub fn new(cfg: SelfPlayConfig, table: Arc<MoveTable>, first_game: u64, net_step: u64) -> SelfPlay {
         let mut sp = SelfPlay {

@@ -359,10 +359,12 @@ impl Worker {
             self.read_checkpoint(&p.checkpoint, format!("publication {} names it, but it is not there", p.number))?;
         let old = self.evaluator.take();
         self.evaluator = Some(self.evaluator_for(old, ckpt.network, p.step)?);
-        let mate_guard = self.cfg.mate_guard_at(p.step);
+        let (royal_guard, mate_guard) = (self.cfg.royal_guard_at(p.step), self.cfg.mate_guard_at(p.step));
+        self.sp_cfg.royal_guard = royal_guard;
         self.sp_cfg.mate_guard = mate_guard;
         if let Some(sp) = self.selfplay.as_mut() {
             sp.net_step = p.step;
+            sp.set_royal_guard(royal_guard);
             sp.set_mate_guard(mate_guard);
         }
         self.draw_pool(&p)?;

@@ -47,7 +47,7 @@ pub(super) fn evaluate(
     }
     if cfg.mate_guard_at(step) {
         keys += ",guard=2";
-    } else if cfg.royal_guard {
+    } else if cfg.royal_guard_at(step) {
         keys += ",guard=1";
     }
     let mcts = |s: u64| {

@@ -405,6 +405,12 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
             cfg.selfplay_material_mix, cfg.selfplay_material_mix_until_step
         ));
     }
+    if cfg.royal_guard && cfg.royal_guard_from_step > 0 {
+        log.line(&format!(
+            "royal guard: no guard for the networks of steps before {}, then the royal guard",
+            cfg.royal_guard_from_step
+        ));
+    }
     if cfg.mate_guard && cfg.mate_guard_from_step > 0 {
         log.line(&format!(
             "mate guard: the royal guard alone for the networks of steps before {}, then the mate guard too",

@@ -76,6 +76,7 @@ impl Run {
         let (before, now) =
             (self.cfg.selfplay_material_mix_at(self.last_ckpt_step), self.cfg.selfplay_material_mix_at(step));
         let (guard_before, guard_now) = (self.cfg.mate_guard_at(self.last_ckpt_step), self.cfg.mate_guard_at(step));
+        let (royal_before, royal_now) = (self.cfg.royal_guard_at(self.last_ckpt_step), self.cfg.royal_guard_at(step));
         self.last_ckpt_step = step;
         let n = self.publication + 1;
         let published = crate::learner::publishable(&self.store, step, &self.cfg)?;
@@ -113,6 +114,13 @@ impl Run {
             self.log.line(&format!(
                 "self-play material mix {before} -> {now} from this network on (selfplay_material_mix_until_step = {})",
                 self.cfg.selfplay_material_mix_until_step
+            ));
+        }
+        if royal_before != royal_now {
+            self.log.line(&format!(
+                "royal guard {} from this network on (royal_guard_from_step = {}; games already started keep theirs)",
+                if royal_now { "on" } else { "off" },
+                self.cfg.royal_guard_from_step
             ));
         }
         if guard_before != guard_now {
