@@ -96,9 +96,16 @@ fn average_writes_the_mean_of_its_inputs() {
     }
     let o = tenjiku(&["checkpoint", "average", "--out", &path("mean.ckpt"), &path("a.ckpt"), &path("b.ckpt")]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(stdout(&o).starts_with(&format!("wrote {} (mean of 2 checkpoints, step 0", path("mean.ckpt"))), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with(&format!("wrote {} (mean of 2 checkpoints, step 0", path("mean.ckpt"))),
+        "{}",
+        stdout(&o)
+    );
     let info = stdout(&tenjiku(&["checkpoint", "info", &path("mean.ckpt")]));
-    assert!(info.contains("parent = \"mean of ") && info.contains("a.ckpt (step 0)") && info.contains("b.ckpt (step 0)"), "{info}");
+    assert!(
+        info.contains("parent = \"mean of ") && info.contains("a.ckpt (step 0)") && info.contains("b.ckpt (step 0)"),
+        "{info}"
+    );
     // The mean plays: it evaluates a position like any network.
     let o = tenjiku(&["go", "--engine", &format!("mcts:checkpoint={},visits=4", path("mean.ckpt"))]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

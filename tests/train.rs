@@ -680,6 +680,11 @@ fn yardstick_charts_plot_the_committed_records_and_refuse_bad_tables() {
     ok(&o);
     let bytes = std::fs::read(dir.join("yardstick-d1.png")).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
+    // The legend goes under the 1000x600 chart, a 22-pixel row per entry (the run, the goal) and
+    // one spare: the PNG header's width and height.
+    let (w, h) =
+        (u32::from_be_bytes(bytes[16..20].try_into().unwrap()), u32::from_be_bytes(bytes[20..24].try_into().unwrap()));
+    assert_eq!((w, h), (1000, 600 + 3 * 22), "the legend is below the chart");
     assert!(String::from_utf8_lossy(&o.stdout).contains("yardstick-d1.png"));
 
     std::fs::write(&t, "chart,series,hours,record\nd1,run,1.5,missing\n").unwrap();

@@ -294,7 +294,8 @@ impl Averager {
     /// Add `ckpt` (read from `path`); an error if its network config or rules differ from the
     /// first's.
     pub fn add(&mut self, path: PathBuf, ckpt: Checkpoint) -> Result<(), CheckpointError> {
-        let incompatible = |what| CheckpointError::Incompatible { path: path.clone(), first: self.first_path.clone(), what };
+        let incompatible =
+            |what| CheckpointError::Incompatible { path: path.clone(), first: self.first_path.clone(), what };
         if ckpt.header.network != self.first.header.network {
             return Err(incompatible("network config"));
         }

@@ -14,6 +14,8 @@ use plotters::style::{register_font, FontStyle};
 
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
 const SIZE: (u32, u32) = (1000, 600);
+/// Height of one entry of a legend drawn below a chart, in pixels.
+const LEGEND_ROW: u32 = 22;
 
 /// The numeric columns of a metrics file, by header name; `NaN` where a cell is empty.
 #[derive(Debug, Default)]
@@ -76,6 +78,9 @@ pub(crate) struct Axes<'a> {
     pub(crate) reference: Option<(f64, &'a str)>,
     /// Where the legend goes (plotters' default: the middle of the right edge).
     pub(crate) legend: SeriesLabelPosition,
+    /// Draw the legend under the chart, one entry a row, instead (charts with many lines, whose
+    /// legend would hide the points).
+    pub(crate) legend_below: bool,
 }
 
 impl<'a> Axes<'a> {
@@ -88,6 +93,7 @@ impl<'a> Axes<'a> {
             y_range: None,
             reference: None,
             legend: SeriesLabelPosition::MiddleRight,
+            legend_below: false,
         }
     }
 }
@@ -281,9 +287,14 @@ pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Res
     let pad = ((y1 - y0) * 0.05).max(1e-3);
     let (y0, y1) = axes.y_range.unwrap_or((y0 - pad, y1 + pad));
 
-    let root = BitMapBackend::new(path, SIZE).into_drawing_area();
+    // A legend below the chart makes the image taller by a row per entry.
+    let legend_rows = if axes.legend_below { lines.len() + usize::from(axes.reference.is_some()) } else { 0 };
+    let height = SIZE.1 + if legend_rows > 0 { (legend_rows as u32 + 1) * LEGEND_ROW } else { 0 };
+    let root = BitMapBackend::new(path, (SIZE.0, height)).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
+    let (plot_area, legend_area) =
+        if legend_rows > 0 { root.split_vertically(SIZE.1) } else { (root.clone(), root.clone()) };
+    let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", 24))
         .margin(15)
         .x_label_area_size(45)
@@ -317,13 +328,28 @@ pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Res
             .label(label)
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
     }
-    chart
-        .configure_series_labels()
-        .position(axes.legend.clone())
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()?;
+    if legend_rows > 0 {
+        // Entries in the lines' order, the reference last, lined up with the plot's left edge.
+        let entries = lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| (l.label.as_str(), Palette99::pick(k).to_rgba()))
+            .chain(axes.reference.map(|(_, label)| (label, BLACK.to_rgba())));
+        for (row, (label, color)) in entries.enumerate() {
+            let y = ((row as u32 + 1) * LEGEND_ROW) as i32;
+            let x = 85;
+            legend_area.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)))?;
+            legend_area.draw(&Text::new(label.to_string(), (x + 28, y - 8), ("sans-serif", 14)))?;
+        }
+    } else {
+        chart
+            .configure_series_labels()
+            .position(axes.legend.clone())
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .draw()?;
+    }
     root.present()?;
     Ok(())
 }

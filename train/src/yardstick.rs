@@ -171,8 +171,9 @@ pub fn plot_yardstick(table: &Path, out: &Path, goal: Option<f64>) -> Result<Vec
             x_range: Some(x_range),
             y_range: Some((0.0, 100.0)),
             reference: goal.zip(goal_label.as_deref()),
-            // Above the scores, which stay low early in a run.
             legend: plotters::chart::SeriesLabelPosition::UpperLeft,
+            // One line per run and setting: inside the chart the legend would hide the points.
+            legend_below: true,
         };
         draw(&path, &format!("Score against {chart} (95% intervals)"), &axes, &lines)
             .map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
