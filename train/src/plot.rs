@@ -76,11 +76,17 @@ pub(crate) struct Axes<'a> {
     pub(crate) x_range: Option<(f64, f64)>,
     pub(crate) y_range: Option<(f64, f64)>,
     pub(crate) reference: Option<(f64, &'a str)>,
-    /// Where the legend goes (plotters' default: the middle of the right edge).
-    pub(crate) legend: SeriesLabelPosition,
-    /// Draw the legend under the chart, one entry a row, instead (charts with many lines, whose
-    /// legend would hide the points).
-    pub(crate) legend_below: bool,
+    /// Where the legend goes.
+    pub(crate) legend: Legend,
+}
+
+/// Where a chart's legend goes.
+pub(crate) enum Legend {
+    /// In the chart, at this position (plotters' default: the middle of the right edge).
+    Inside(SeriesLabelPosition),
+    /// Under the chart, one entry a row (charts with many lines, whose legend would hide the
+    /// points).
+    Below,
 }
 
 impl<'a> Axes<'a> {
@@ -92,8 +98,7 @@ impl<'a> Axes<'a> {
             x_range: None,
             y_range: None,
             reference: None,
-            legend: SeriesLabelPosition::MiddleRight,
-            legend_below: false,
+            legend: Legend::Inside(SeriesLabelPosition::MiddleRight),
         }
     }
 }
@@ -288,7 +293,8 @@ pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Res
     let (y0, y1) = axes.y_range.unwrap_or((y0 - pad, y1 + pad));
 
     // A legend below the chart makes the image taller by a row per entry.
-    let legend_rows = if axes.legend_below { lines.len() + usize::from(axes.reference.is_some()) } else { 0 };
+    let legend_rows =
+        if matches!(axes.legend, Legend::Below) { lines.len() + usize::from(axes.reference.is_some()) } else { 0 };
     let height = SIZE.1 + if legend_rows > 0 { (legend_rows as u32 + 1) * LEGEND_ROW } else { 0 };
     let root = BitMapBackend::new(path, (SIZE.0, height)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -328,7 +334,15 @@ pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Res
             .label(label)
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
     }
-    if legend_rows > 0 {
+    if let Legend::Inside(position) = &axes.legend {
+        chart
+            .configure_series_labels()
+            .position(position.clone())
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .draw()?;
+    } else {
         // Entries in the lines' order, the reference last, lined up with the plot's left edge.
         let entries = lines
             .iter()
@@ -341,14 +355,6 @@ pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Res
             legend_area.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)))?;
             legend_area.draw(&Text::new(label.to_string(), (x + 28, y - 8), ("sans-serif", 14)))?;
         }
-    } else {
-        chart
-            .configure_series_labels()
-            .position(axes.legend.clone())
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw()?;
     }
     root.present()?;
     Ok(())

@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::plot::{draw, Axes, Line};
+use crate::plot::{draw, Axes, Legend, Line};
 
 /// One point: a match result at a run's training time.
 #[derive(Debug, Clone, PartialEq)]
@@ -171,9 +171,8 @@ pub fn plot_yardstick(table: &Path, out: &Path, goal: Option<f64>) -> Result<Vec
             x_range: Some(x_range),
             y_range: Some((0.0, 100.0)),
             reference: goal.zip(goal_label.as_deref()),
-            legend: plotters::chart::SeriesLabelPosition::UpperLeft,
             // One line per run and setting: inside the chart the legend would hide the points.
-            legend_below: true,
+            legend: Legend::Below,
         };
         draw(&path, &format!("Score against {chart} (95% intervals)"), &axes, &lines)
             .map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
