@@ -367,9 +367,11 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// games against an opponent that punishes what self-play lets pass. They change what is
 /// learnt from then on, so the change is written into the run's `config.toml` and logged with
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
-/// window, network, rules) stay fixed.
-pub const SCHEDULE_FIELDS: [&str; 21] = [
+/// network, rules) stay fixed. The window may grow or shrink: a resumed run reloads its newest
+/// `window_positions` positions from the games on disk.
+pub const SCHEDULE_FIELDS: [&str; 22] = [
     "lr",
+    "window_positions",
     "temperature_plies",
     "opponent_fraction",
     "opponent_engine",
@@ -976,6 +978,25 @@ mod tests {
         .unwrap();
         assert_eq!((old.opponent_random_plies, old.opponent_policy_fraction), (0, 0.0));
         assert_eq!(old.selfplay_random_plies, 0);
+    }
+
+    /// The replay window may grow or shrink on resume (a schedule field), within its range and
+    /// never below `min_positions`.
+    #[test]
+    fn the_replay_window_is_a_checked_schedule_field() {
+        let c = RunConfig::from_toml(TINY, "x.toml").unwrap();
+        let mut w = c.clone();
+        w.set_field(&format!("window_positions={}", c.window_positions * 3)).unwrap();
+        assert_eq!(w.window_positions, c.window_positions * 3);
+        assert_eq!(c.first_difference(&w), None, "a schedule field");
+        let changes = c.schedule_changes(&w);
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].0, "window_positions");
+        assert_eq!(c.with_schedule_of(&w).window_positions, w.window_positions);
+        let e = w.clone().set_field(&format!("window_positions={}", c.min_positions - 1)).unwrap_err().to_string();
+        assert!(e.contains("min_positions") && e.contains("window_positions"), "{e}");
+        let e = w.clone().set_field("window_positions=0").unwrap_err().to_string();
+        assert!(e.contains("window_positions"), "{e}");
     }
 
     #[test]

@@ -26,8 +26,12 @@ use std::time::{Duration, Instant};
 type ScheduleChange = (Vec<(String, String, String)>, RunConfig);
 
 /// Settle the config: a new run's, or the run directory's (checked against `--config` and
-/// `--set`), with the schedule changes a resume makes.
-fn settle_config(opts: &RunOptions, store: &Store) -> Result<(RunConfig, bool, Option<ScheduleChange>), RunError> {
+/// `--set`), with the schedule changes a resume makes. Also the config the run directory
+/// recorded before them (None for a new run).
+fn settle_config(
+    opts: &RunOptions,
+    store: &Store,
+) -> Result<(RunConfig, Option<RunConfig>, Option<ScheduleChange>), RunError> {
     let recorded_path = PathBuf::from(store.describe("config.toml"));
     let recorded = match store.get("config.toml", engine::input::MAX_CONFIG_BYTES)? {
         Some(bytes) => {
@@ -96,7 +100,7 @@ fn settle_config(opts: &RunOptions, store: &Store) -> Result<(RunConfig, bool, O
     if let Some(m) = opts.max_steps {
         cfg.max_steps = m;
     }
-    Ok((cfg, recorded.is_some(), change))
+    Ok((cfg, recorded, change))
 }
 
 /// Open (or create) the run's store and directory and set everything up to loop.
@@ -116,7 +120,8 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
         }
     }
     let store = Arc::new(Store::open(&url)?);
-    let (cfg, existing, change) = settle_config(opts, &store)?;
+    let (cfg, recorded, change) = settle_config(opts, &store)?;
+    let existing = recorded.is_some();
     check_memory(&cfg)?;
     let rules = Rules::load(&cfg.rules)?;
     let rules_tag = record::rules_tag(&rules, &cfg.rules);
@@ -175,9 +180,11 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     let carried = implied.saturating_sub(games.positions);
     // Its first steps must not train on the few thousand positions of its first new games
     // (many times each: a pure run restarted that way twice fell from 36% to 13.5% against
-    // depth 1): training waits until the buffer holds the window it had.
+    // depth 1): training waits until the buffer holds the window it had (the smaller one when
+    // this resume changes `window_positions`: a carry holds the positions of its old window).
+    let had_window = recorded.as_ref().map_or(cfg.window_positions, |r| r.window_positions.min(cfg.window_positions));
     let train_from = if carried > 0 {
-        (implied.min(cfg.window_positions as u64) as usize).max(cfg.min_positions)
+        (implied.min(had_window as u64) as usize).max(cfg.min_positions)
     } else {
         cfg.min_positions
     };
