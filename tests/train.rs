@@ -208,6 +208,42 @@ fn a_resumed_run_can_change_its_learning_schedule() {
     assert!(changes[0].ends_with("schedule change at step 5: lr 0.001 -> 0.0003, temperature_plies 8 -> 2"), "{log}");
 }
 
+/// `(positions on disk, positions in the buffer)` of the last "resumed from step" line.
+fn resumed_buffer(log: &str) -> (u64, u64) {
+    let line = log.lines().rev().find(|l| l.contains("resumed from step")).unwrap_or_else(|| panic!("{log}"));
+    let number_before = |what: &str| -> u64 {
+        let head = line.split(what).next().unwrap();
+        head.rsplit([' ', '(']).find(|w| !w.is_empty()).unwrap().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+    };
+    (number_before(" positions on disk"), number_before(" in the buffer"))
+}
+
+#[test]
+fn a_resumed_run_can_shrink_or_grow_its_replay_window() {
+    let run = tmpdir("window");
+    let r = run.to_str().unwrap();
+    ok(&tenjiku(&["train", "--config", TINY, "--run-dir", r, "--max-steps", "20", "--quiet"]));
+    // Shrunk: the resumed run samples from its newest 60 positions only.
+    ok(&tenjiku(&["train", "--run-dir", r, "--max-steps", "25", "--quiet", "--set", "window_positions=60"]));
+    let log = read(&run.join("train.log"));
+    let (disk, buffer) = resumed_buffer(&log);
+    assert!(disk > 60 && buffer == 60, "disk {disk}, buffer {buffer}: {log}");
+    assert!(read(&run.join("config.toml")).contains("\nwindow_positions = 60\n"));
+    // Grown again: the next resume reloads every position on disk.
+    ok(&tenjiku(&["train", "--run-dir", r, "--max-steps", "30", "--quiet", "--set", "window_positions=2000"]));
+    let log = read(&run.join("train.log"));
+    let (disk, buffer) = resumed_buffer(&log);
+    assert!(disk > 60 && buffer == disk, "disk {disk}, buffer {buffer}: {log}");
+    assert_eq!(latest_step(&run), Some(30));
+    let changes: Vec<&str> = log.lines().filter(|l| l.contains("schedule change")).collect();
+    assert!(changes[0].ends_with("schedule change at step 20: window_positions 2000 -> 60"), "{log}");
+    assert!(changes[1].ends_with("schedule change at step 25: window_positions 60 -> 2000"), "{log}");
+    // Below min_positions (48 in tiny.toml) it is refused, in one line.
+    let o = tenjiku(&["train", "--run-dir", r, "--max-steps", "35", "--set", "window_positions=10"]);
+    assert_one_line_error(&o, "min_positions");
+    assert_eq!(latest_step(&run), Some(30));
+}
+
 #[test]
 fn the_self_play_material_mix_drops_to_zero_at_its_step() {
     let run = tmpdir("mix-until");
