@@ -183,11 +183,8 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     // depth 1): training waits until the buffer holds the window it had (the smaller one when
     // this resume changes `window_positions`: a carry holds the positions of its old window).
     let had_window = recorded.as_ref().map_or(cfg.window_positions, |r| r.window_positions.min(cfg.window_positions));
-    let train_from = if carried > 0 {
-        (implied.min(had_window as u64) as usize).max(cfg.min_positions)
-    } else {
-        cfg.min_positions
-    };
+    let train_from =
+        if carried > 0 { (implied.min(had_window as u64) as usize).max(cfg.min_positions) } else { cfg.min_positions };
     if carried > 0 {
         log.line(&format!(
             "step {} stands for {implied} positions, {} are on disk: {carried} counted as played; \
