@@ -80,6 +80,11 @@ pub(crate) struct Axes<'a> {
     pub(crate) legend: Legend,
 }
 
+/// The colour of a chart's `k`-th line, in the chart and in a legend drawn below it.
+fn series_color(k: usize) -> RGBAColor {
+    Palette99::pick(k).to_rgba()
+}
+
 /// Where a chart's legend goes.
 pub(crate) enum Legend {
     /// In the chart, at this position (plotters' default: the middle of the right edge).
@@ -314,7 +319,7 @@ pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Res
         .label_style(("sans-serif", 14))
         .draw()?;
     for (k, l) in lines.iter().enumerate() {
-        let color = Palette99::pick(k).to_rgba();
+        let color = series_color(k);
         chart
             .draw_series(LineSeries::new(l.points.iter().copied(), color.stroke_width(2)))?
             .label(l.label.as_str())
@@ -347,7 +352,7 @@ pub(crate) fn draw(path: &Path, title: &str, axes: &Axes, lines: &[Line]) -> Res
         let entries = lines
             .iter()
             .enumerate()
-            .map(|(k, l)| (l.label.as_str(), Palette99::pick(k).to_rgba()))
+            .map(|(k, l)| (l.label.as_str(), series_color(k)))
             .chain(axes.reference.map(|(_, label)| (label, BLACK.to_rgba())));
         for (row, (label, color)) in entries.enumerate() {
             let y = ((row as u32 + 1) * LEGEND_ROW) as i32;
