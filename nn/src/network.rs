@@ -4,8 +4,10 @@
 //! ```text
 //! input [B, NUM_PLANES, 16, 16]
 //!   → 3×3 (or 1×1) conv (channels) → BN → ReLU
-//!   → blocks × residual block: 3×3 conv → BN → ReLU → 3×3 conv → BN (→ squeeze-excitation) + skip → ReLU
-//!   ├→ policy:  3×3 conv (policy_channels) → BN → ReLU ┬→ 1×1 projection → NUM_MOVE_PLANES × 256 logits
+//!   → blocks × residual block: 3×3 conv → BN → ReLU (→ + global-pooling bias) → 3×3 conv → BN
+//!                              (→ squeeze-excitation) + skip → ReLU
+//!   ├→ policy:  3×3 conv (policy_channels) → BN → ReLU (→ + global-pooling bias)
+//!   │                                                  ┬→ 1×1 projection → NUM_MOVE_PLANES × 256 logits
 //!   │                                                  └→ mean over the board → linear → pass logit
 //!   ├→ value:   1×1 conv (value_channels) → BN → ReLU → linear (value_hidden) → ReLU → linear → 3 (W, D, L)
 //!   ├→ moves-left (optional): same shape as the value head → 1
@@ -52,6 +54,14 @@ pub struct NetConfig {
     /// rescales/shifts every channel through a `channels / se_ratio` bottleneck. 0 turns it off.
     #[serde(default)]
     pub se_ratio: usize,
+    /// Global-pooling biases (KataGo's global pooling, as biases): in each residual block between
+    /// its two convolutions, and on the policy head's features, the mean and the max of every
+    /// channel over the board go through a linear layer to a per-channel bias added at every
+    /// square, so each square sees the whole board (3×3 convolutions see 2 squares further per
+    /// block). The layers start at zero, so a new network computes what it would without them
+    /// (and draws the same random weights from the same seed). Off when absent.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub global_pool: bool,
     /// Channels of the policy head's 3×3 convolution, before the 1×1 projection to move planes.
     pub policy_channels: usize,
     /// Channels of the value head's 1×1 convolution (also used by the auxiliary heads).
@@ -68,6 +78,10 @@ pub struct NetConfig {
 
 fn default_input_kernel() -> usize {
     3
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A network config that cannot be used, one line.
@@ -169,6 +183,9 @@ impl NetConfig {
         }
         let p = self.policy_channels as u64;
         n += conv(3, c, p) + bn(p) + fc(p, NUM_MOVE_PLANES as u64) + fc(p, 1);
+        if self.global_pool {
+            n += self.blocks as u64 * fc(2 * c, c) + fc(2 * p, p);
+        }
         let v = self.value_channels as u64;
         let h = self.value_hidden as u64;
         let scalar_head = |out: u64| conv(1, c, v) + bn(v) + fc(v * s, h) + fc(h, out);
@@ -210,6 +227,9 @@ impl NetConfig {
         }
         let p = self.policy_channels as u64;
         f += conv3(c, p) + conv1(p, NUM_MOVE_PLANES as u64) + fc(p, 1);
+        if self.global_pool {
+            f += self.blocks as u64 * fc(2 * c, c) + fc(2 * p, p);
+        }
         let v = self.value_channels as u64;
         let h = self.value_hidden as u64;
         let scalar_head = |out: u64| conv1(c, v) + fc(v * s, h) + fc(h, out);
@@ -265,6 +285,28 @@ impl SqueezeExcitation {
     }
 }
 
+/// Global-pooling bias: the mean and the max of each channel over the board, through a linear
+/// layer, added to every square of every channel. Zero-initialised, so a new one adds nothing
+/// (and draws nothing from the random generator).
+#[derive(Module, Debug)]
+pub struct GlobalPoolBias {
+    fc: Linear,
+}
+
+impl GlobalPoolBias {
+    fn new(channels: usize, device: &Device) -> Self {
+        Self { fc: LinearConfig::new(2 * channels, channels).with_initializer(Initializer::Zeros).init(device) }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let [b, c, _, _] = x.dims();
+        let mean = x.clone().mean_dims(&[2, 3]).reshape([b, c]);
+        let max = x.clone().reshape([b, c, SQUARES]).max_dim(2).reshape([b, c]);
+        let bias = self.fc.forward(Tensor::cat(vec![mean, max], 1));
+        x + bias.reshape([b, c, 1, 1])
+    }
+}
+
 /// One residual block.
 #[derive(Module, Debug)]
 pub struct ResidualBlock {
@@ -273,6 +315,7 @@ pub struct ResidualBlock {
     conv2: Conv2d,
     bn2: BatchNorm,
     se: Option<SqueezeExcitation>,
+    pool: Option<GlobalPoolBias>,
 }
 
 impl ResidualBlock {
@@ -284,11 +327,15 @@ impl ResidualBlock {
             conv2: conv3(c, c, device),
             bn2: bn(c, device),
             se: (cfg.se_ratio > 0).then(|| SqueezeExcitation::new(c, cfg.se_channels(), device)),
+            pool: cfg.global_pool.then(|| GlobalPoolBias::new(c, device)),
         }
     }
 
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        let y = relu(self.bn1.forward(self.conv1.forward(x.clone())));
+        let mut y = relu(self.bn1.forward(self.conv1.forward(x.clone())));
+        if let Some(pool) = &self.pool {
+            y = pool.forward(y);
+        }
         let mut y = self.bn2.forward(self.conv2.forward(y));
         if let Some(se) = &self.se {
             y = se.forward(y);
@@ -334,6 +381,7 @@ pub struct PolicyHead {
     bn: BatchNorm,
     moves: MoveProjection,
     pass: Linear,
+    pool: Option<GlobalPoolBias>,
 }
 
 impl PolicyHead {
@@ -344,13 +392,17 @@ impl PolicyHead {
             bn: bn(p, device),
             moves: MoveProjection::new(p, device),
             pass: LinearConfig::new(p, 1).init(device),
+            pool: cfg.global_pool.then(|| GlobalPoolBias::new(p, device)),
         }
     }
 
     /// `(features [B, policy_channels, 16, 16], pass logit [B, 1])`: everything but the 1×1
     /// projection to move planes.
     fn features(&self, x: Tensor<4>) -> (Tensor<4>, Tensor<2>) {
-        let h = relu(self.bn.forward(self.conv.forward(x)));
+        let mut h = relu(self.bn.forward(self.conv.forward(x)));
+        if let Some(pool) = &self.pool {
+            h = pool.forward(h);
+        }
         let [b, p, _, _] = h.dims();
         let pooled = h.clone().mean_dims(&[2, 3]).reshape([b, p]);
         (h, self.pass.forward(pooled))

@@ -410,10 +410,20 @@ impl RunConfig {
     /// directory, then the working directory). A `[net]` table already present (a run
     /// directory's `config.toml`) is used as it is.
     pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
+        Self::load_with_sets(path, &[])
+    }
+
+    /// [`RunConfig::load`] with `FIELD=VALUE` assignments (`tenjiku train --set`) applied before
+    /// the network config is resolved, so `--set network=net-large.toml` on a new run builds
+    /// that network (resolved like the file's own `network`).
+    pub fn load_with_sets(path: &Path, sets: &[String]) -> Result<RunConfig, ConfigError> {
         let origin = path.display().to_string();
         let text = engine::input::read_text(path, engine::input::MAX_CONFIG_BYTES)
             .map_err(|e| ConfigError::Read { path: origin.clone(), reason: e.to_string() })?;
         let mut cfg = RunConfig::from_toml(&text, &origin)?;
+        for s in sets {
+            cfg.set_field(s)?;
+        }
         if cfg.net.is_none() {
             let net_path = resolve(path, &cfg.network).ok_or_else(|| ConfigError::Network {
                 origin: origin.clone(),
@@ -683,6 +693,15 @@ impl RunConfig {
         if field == "net" || !table.contains_key(field) {
             return Err(ConfigError::SetUnknownField { field: field.to_string() });
         }
+        if field == "network" && self.net.is_some() {
+            return Err(ConfigError::SetValue {
+                field: field.to_string(),
+                value: raw.to_string(),
+                why: "a run's network is fixed by its checkpoints (expected --set network=... only when a new run \
+                      starts from --config)"
+                    .into(),
+            });
+        }
         table.insert(field.to_string(), parsed);
         let set_error = |why: String| ConfigError::SetValue { field: field.to_string(), value: raw.to_string(), why };
         let cfg: RunConfig =
@@ -779,6 +798,28 @@ mod tests {
             c.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!((c.net().blocks, c.net().channels), (blocks, channels), "{name}");
         }
+    }
+
+    /// `--set network=...` on a new run builds the network it names (resolved as the file's own
+    /// `network` is); once a run has its network, changing it is refused in one line.
+    #[test]
+    fn a_new_run_can_set_its_network_and_a_started_one_cannot() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let sets = ["network=net-cpu-gpool.toml".to_string()];
+        let c = RunConfig::load_with_sets(&dir.join("cpu-scratch.toml"), &sets).unwrap();
+        assert_eq!(c.network, "net-cpu-gpool.toml");
+        assert!(c.net().global_pool, "the named network, not the file's own");
+        let plain = RunConfig::load(&dir.join("cpu-scratch.toml")).unwrap();
+        assert!(!plain.net().global_pool);
+        let mut started = plain.clone();
+        let e = started.set_field("network=net-large.toml").unwrap_err().to_string();
+        assert!(e.contains("--set network=net-large.toml") && e.contains("fixed by its checkpoints"), "{e}");
+        assert!(!e.contains('\n'));
+        assert_eq!(started, plain);
+        let e = RunConfig::load_with_sets(&dir.join("cpu-scratch.toml"), &["network=nothing-here.toml".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cannot find network config 'nothing-here.toml'"), "{e}");
     }
 
     #[test]

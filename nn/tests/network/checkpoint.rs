@@ -304,7 +304,7 @@ fn error_type_is_matchable() {
 #[test]
 fn configs_parse_and_unknown_fields_are_rejected() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs");
-    for name in ["net-tiny.toml", "net-cpu.toml", "net-gpu.toml", "net-large.toml"] {
+    for name in ["net-tiny.toml", "net-cpu.toml", "net-cpu-gpool.toml", "net-gpu.toml", "net-large.toml"] {
         let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(cfg.flops_per_position() > 0);
         assert_eq!(NetConfig::from_toml(&cfg.to_toml()).unwrap(), cfg);
@@ -342,7 +342,7 @@ fn network_sizes_are_checked_against_their_ranges_before_allocating() {
         e.contains("more than the 268435456 parameters a network may have") || e.contains("a network may have"),
         "{e}"
     );
-    for name in ["net-tiny.toml", "net-cpu.toml"] {
+    for name in ["net-tiny.toml", "net-cpu.toml", "net-cpu-gpool.toml"] {
         let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap();
         let net = Network::seeded(&cfg, 1, &backend::cpu_device());
         assert_eq!(burn::module::Module::num_params(&net) as u64, cfg.parameter_count(), "{name}");

@@ -3,11 +3,13 @@
 //!
 //! - `backends`: other backends and precisions against flex f32 (`nn::agreement`);
 //! - `checkpoint`: save/load round trips, the other CPU backend, damaged and mismatched files;
+//! - `global_pool`: global-pooling biases start as a no-op and widen what a square sees;
 //! - `material_mix`: the search's value blends the WDL and material heads as documented;
 //! - `overfit`: a tiny network memorises a handful of positions (heads and losses wired right).
 
 mod backends;
 mod checkpoint;
 mod files;
+mod global_pool;
 mod material_mix;
 mod overfit;

@@ -44,7 +44,7 @@ fn settle_config(
     };
     let mut cfg = match (&opts.config, &recorded) {
         (Some(p), _) => {
-            let mut c = RunConfig::load(p)?;
+            let mut c = RunConfig::load_with_sets(p, &opts.sets)?;
             if let Some(s) = opts.seed {
                 c.seed = s;
             }
@@ -74,8 +74,11 @@ fn settle_config(
         (None, None) if opts.store.is_some() => return Err(RunError::NoStoreConfig { store: store.url().to_string() }),
         (None, None) => return Err(RunError::NoConfig { dir: opts.run_dir.clone() }),
     };
-    for s in &opts.sets {
-        cfg.set_field(s)?;
+    if opts.config.is_none() {
+        // With --config the assignments were applied as it was read (before its network).
+        for s in &opts.sets {
+            cfg.set_field(s)?;
+        }
     }
     let mut change = None;
     if let Some(r) = &recorded {
@@ -110,10 +113,7 @@ pub(super) fn open(opts: &RunOptions) -> Result<Run, RunError> {
     if !url.starts_with("s3://") && !Path::new(url.strip_prefix("file://").unwrap_or(&url)).exists() {
         match &opts.config {
             Some(p) => {
-                let mut c = RunConfig::load(p)?;
-                for s in &opts.sets {
-                    c.set_field(s)?;
-                }
+                RunConfig::load_with_sets(p, &opts.sets)?;
             }
             None if opts.store.is_none() => return Err(RunError::NoConfig { dir: opts.run_dir.clone() }),
             None => return Err(RunError::NoStoreConfig { store: url }),
@@ -468,9 +468,10 @@ fn log_start(
             cfg.seed
         )),
         _ => log.line(&format!(
-            "started: {} blocks x {} channels, rules {rules_tag}, backend {}, seed {}, {} games at a time, {} visits ({} cheap)",
+            "started: {} blocks x {} channels{}, rules {rules_tag}, backend {}, seed {}, {} games at a time, {} visits ({} cheap)",
             cfg.net().blocks,
             cfg.net().channels,
+            if cfg.net().global_pool { " with global pooling" } else { "" },
             cfg.backend,
             cfg.seed,
             cfg.concurrent_games,
