@@ -22,13 +22,13 @@ fn tmpdir(name: &str) -> tempfile::TempDir {
     tempfile::Builder::new().prefix(&format!("tenjiku-nn-{name}-")).tempdir().unwrap()
 }
 
-fn inputs(seed: u64, batch: usize) -> Vec<f32> {
+pub(super) fn inputs(seed: u64, batch: usize) -> Vec<f32> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..batch * NUM_PLANES * SQUARES).map(|_| if rng.gen_bool(0.1) { 1.0 } else { 0.0 }).collect()
 }
 
 /// Training data for the tiny network: four positions.
-struct Data {
+pub(super) struct Data {
     x: Vec<f32>,
     idx: [u32; 4],
     probs: [f32; 4],
@@ -39,7 +39,7 @@ struct Data {
 }
 
 impl Data {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Data {
             x: inputs(7, 4),
             idx: [3, 500, 9000, (POLICY_SIZE - 1) as u32],
@@ -51,7 +51,7 @@ impl Data {
         }
     }
 
-    fn batch(&self) -> TrainBatch<'_> {
+    pub(super) fn batch(&self) -> TrainBatch<'_> {
         TrainBatch {
             size: 4,
             inputs: &self.x,

@@ -2,26 +2,20 @@
 //! seed gives without them, training reaches them, they let a square's policy see the far side
 //! of the board (which 3×3 convolutions alone cannot), and they survive a checkpoint.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use nn::backend;
 use nn::checkpoint::{self, Checkpoint, Header};
 use nn::encoding::NUM_PLANES;
 use nn::inference::Inference;
 use nn::network::{NetConfig, Network, SQUARES};
-use nn::policy::{NUM_MOVE_PLANES, POLICY_SIZE};
-use nn::train::{TrainBatch, TrainConfig, Trainer};
+use nn::policy::NUM_MOVE_PLANES;
+use nn::train::{TrainConfig, Trainer};
+
+use super::checkpoint::{inputs, Data};
 
 fn tiny(global_pool: bool) -> NetConfig {
     let mut cfg = NetConfig::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/net-tiny.toml")).unwrap();
     cfg.global_pool = global_pool;
     cfg
-}
-
-fn inputs(seed: u64, batch: usize) -> Vec<f32> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..batch * NUM_PLANES * SQUARES).map(|_| if rng.gen_bool(0.1) { 1.0 } else { 0.0 }).collect()
 }
 
 /// Policy logits, WDL logits and material of `b` positions.
@@ -31,29 +25,13 @@ fn outputs(net: Network, x: &[f32], b: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) 
     (o.policy_logits.to_vec(), o.wdl.concat(), o.material.to_vec())
 }
 
-/// The network after twenty training steps on four random positions.
+/// The network after twenty training steps on the checkpoint tests' four positions.
 fn trained(cfg: &NetConfig) -> Network {
     let device = backend::cpu_device();
-    let x = inputs(7, 4);
-    let idx = [3u32, 500, 9000, (POLICY_SIZE - 1) as u32];
-    let probs = [1.0f32; 4];
-    let offsets = [0usize, 1, 2, 3, 4];
-    let wdl = [[1.0f32, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.5, 0.5, 0.0]];
-    let moves_left = [10.0f32, 20.0, 30.0, 40.0];
-    let material = [1.0f32, -1.0, 0.0, 2.0];
-    let batch = TrainBatch {
-        size: 4,
-        inputs: &x,
-        policy_indices: &idx,
-        policy_probs: &probs,
-        policy_offsets: &offsets,
-        wdl: &wdl,
-        moves_left: &moves_left,
-        material: &material,
-    };
+    let data = Data::new();
     let mut trainer = Trainer::new(Network::seeded(cfg, 5, &device), &device, TrainConfig::default());
     for _ in 0..20 {
-        trainer.step(&batch);
+        trainer.step(&data.batch());
     }
     trainer.network()
 }
