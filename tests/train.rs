@@ -74,13 +74,13 @@ fn a_tiny_run_writes_its_files() {
         "time_s,step,games,positions,loss_total,loss_policy,loss_value,loss_moves_left,loss_material,\
          policy_entropy,game_length,resign_rate,false_resign_rate,selfplay_positions_per_s,train_steps_per_s,\
          elo_vs_previous,elo_vs_previous_ci,elo_vs_baseline,elo_vs_baseline_ci,baseline,elo_equal_time,\
-         elo_equal_time_ci,opponent_games,opponent_score,net_mean_batch,net_busy"
+         elo_equal_time_ci,opponent_games,opponent_score,net_mean_batch,net_busy,loss_capture"
     );
     assert_eq!(metric_steps(&run), vec![5, 10, 15, 20, 25, 30]);
     let mut net_rows = 0;
     for row in metrics.lines().skip(1) {
         let cells: Vec<&str> = row.split(',').collect();
-        assert_eq!(cells.len(), 26, "{row}");
+        assert_eq!(cells.len(), 27, "{row}");
         let loss: f64 = cells[4].parse().unwrap();
         assert!(loss.is_finite() && loss > 0.0, "{row}");
         // Rows with self-play since the previous one say how the network was called: positions
@@ -268,6 +268,42 @@ fn the_self_play_material_mix_drops_to_zero_at_its_step() {
     assert_one_line_error(
         &tenjiku(&["train", "--run-dir", r, "--set", "selfplay_material_mix_until_step=soon"]),
         "selfplay_material_mix_until_step",
+    );
+}
+
+/// A run on a network with a capture head trains it when `capture_weight` > 0: its loss is a
+/// column of metrics.csv and the log says so; a weight without the head is a one-line error.
+#[test]
+fn a_capture_head_is_trained_and_reported() {
+    let run = tmpdir("capture");
+    let r = run.to_str().unwrap();
+    std::fs::create_dir_all(&run).unwrap();
+    let tiny_net = read(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/net-tiny.toml")));
+    let net = run.join("net-capture.toml");
+    std::fs::write(&net, tiny_net.replace("capture_head = false", "capture_head = true")).unwrap();
+    let network = format!("network={}", net.display());
+    let run_dir = run.join("run");
+    let rd = run_dir.to_str().unwrap();
+    let set = ["--set", &network, "--set", "capture_weight=2", "--set", "capture_horizon=3"];
+    ok(&tenjiku(
+        &[&["train", "--config", TINY, "--run-dir", rd, "--max-steps", "20", "--quiet"][..], &set[..]].concat(),
+    ));
+    assert_eq!(latest_step(&run_dir), Some(20));
+    let log = read(&run_dir.join("train.log"));
+    assert!(log.contains("with a capture head (weight 2, horizon 3 plies)"), "{log}");
+    assert!(log.contains(" captures 0."), "{log}");
+    let metrics = read(&run_dir.join("metrics.csv"));
+    assert!(metrics.lines().next().unwrap().ends_with(",loss_capture"));
+    let losses: Vec<f64> = metrics
+        .lines()
+        .skip(1)
+        .filter_map(|row| row.rsplit(',').next().filter(|c| !c.is_empty()).map(|c| c.parse().unwrap()))
+        .collect();
+    assert!(losses.len() >= 2, "{metrics}");
+    assert!(losses.iter().all(|l| l.is_finite() && *l > 0.0 && *l < 1.0), "{metrics}");
+    assert_one_line_error(
+        &tenjiku(&["train", "--config", TINY, "--run-dir", r, "--set", "capture_weight=1"]),
+        "capture_weight",
     );
 }
 

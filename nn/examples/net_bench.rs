@@ -195,6 +195,8 @@ fn main() {
                 wdl: &wdl,
                 moves_left: &ml,
                 material: &mat,
+                captures: &[],
+                capture_mask: &[],
             };
             let mut trainer = Trainer::new(net, &device, TrainConfig::default());
             trainer.step(&batch); // warm-up

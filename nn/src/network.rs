@@ -11,7 +11,9 @@
 //!   │                                                  └→ mean over the board → linear → pass logit
 //!   ├→ value:   1×1 conv (value_channels) → BN → ReLU → linear (value_hidden) → ReLU → linear → 3 (W, D, L)
 //!   ├→ moves-left (optional): same shape as the value head → 1
-//!   └→ material (optional):   same shape as the value head → 1
+//!   ├→ material (optional):   same shape as the value head → 1
+//!   └→ captures (optional, training only): 1×1 conv with bias → 256 logits, one per square:
+//!                             will the piece standing there be taken within a few plies
 //! ```
 //!
 //! The policy logits are laid out as [`crate::policy`] numbers moves:
@@ -74,6 +76,13 @@ pub struct NetConfig {
     /// Predict the material balance of the final position (one output, side to move's view).
     #[serde(default)]
     pub material_head: bool,
+    /// Capture head (an auxiliary target, like KataGo's ownership head): one logit per square,
+    /// whether the piece standing there (either side's) is taken within the next few plies of
+    /// the game. A dense, spatial, tactical target that trains the tower to see what hangs; the
+    /// searches never read it. Its layer is drawn after every other, so the rest of a new network
+    /// is what the same seed gives without it. Off when absent.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub capture_head: bool,
 }
 
 fn default_input_kernel() -> usize {
@@ -196,6 +205,9 @@ impl NetConfig {
         if self.material_head {
             n += scalar_head(1);
         }
+        if self.capture_head {
+            n += c + 1;
+        }
         n
     }
 
@@ -239,6 +251,9 @@ impl NetConfig {
         }
         if self.material_head {
             f += scalar_head(1);
+        }
+        if self.capture_head {
+            f += conv1(c, 1);
         }
         f
     }
@@ -451,6 +466,9 @@ pub struct NetOutput {
     pub moves_left: Option<Tensor<2>>,
     /// Final material balance (side to move's view), `[B, 1]`, when the config has the head.
     pub material: Option<Tensor<2>>,
+    /// Capture logits, `[B, 256]` in the input's frame (the side to move's view), when the config
+    /// has the head.
+    pub captures: Option<Tensor<2>>,
 }
 
 impl NetOutput {
@@ -522,6 +540,8 @@ pub struct Network {
     value: ScalarHead,
     moves_left: Option<ScalarHead>,
     material: Option<ScalarHead>,
+    /// Last, so that its random weights are drawn after everything else's.
+    captures: Option<Conv2d>,
 }
 
 impl Network {
@@ -544,6 +564,7 @@ impl Network {
             value: ScalarHead::new(cfg, 3, device),
             moves_left: cfg.moves_left_head.then(|| ScalarHead::new(cfg, 1, device)),
             material: cfg.material_head.then(|| ScalarHead::new(cfg, 1, device)),
+            captures: cfg.capture_head.then(|| Conv2dConfig::new([c, 1], [1, 1]).with_bias(true).init(device)),
         }
     }
 
@@ -565,13 +586,19 @@ impl Network {
 
     /// Forward pass. `input`: `[B, NUM_PLANES, 16, 16]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
-        let h = self.forward_heads(input);
+        let x = self.tower(input);
+        let captures = self.captures.as_ref().map(|conv| {
+            let [b, _, _, _] = x.dims();
+            conv.forward(x.clone()).reshape([b, SQUARES])
+        });
+        let h = self.heads(x);
         NetOutput {
             moves: self.policy.moves.forward(h.policy_features),
             pass: h.pass,
             wdl: h.wdl,
             moves_left: h.moves_left,
             material: h.material,
+            captures,
         }
     }
 
@@ -580,10 +607,20 @@ impl Network {
     /// [`MoveWeights::logit`] computes from the features at a fraction of the cost and memory
     /// traffic of the full policy (see [`crate::inference::Inference::evaluate_masked`]).
     pub fn forward_heads(&self, input: Tensor<4>) -> HeadOutput {
+        self.heads(self.tower(input))
+    }
+
+    /// The input convolution and the residual tower: `[B, channels, 16, 16]`.
+    fn tower(&self, input: Tensor<4>) -> Tensor<4> {
         let mut x = relu(self.input_bn.forward(self.input_conv.forward(input)));
         for block in &self.blocks {
             x = block.forward(x);
         }
+        x
+    }
+
+    /// Every head but the move projection and the capture head, on the tower's output.
+    fn heads(&self, x: Tensor<4>) -> HeadOutput {
         let (policy_features, pass) = self.policy.features(x.clone());
         HeadOutput {
             policy_features,
@@ -617,6 +654,11 @@ impl Network {
     /// Whether the network has a material head (`NetConfig::material_head`).
     pub fn has_material_head(&self) -> bool {
         self.material.is_some()
+    }
+
+    /// Whether the network has a capture head (`NetConfig::capture_head`).
+    pub fn has_capture_head(&self) -> bool {
+        self.captures.is_some()
     }
 
     /// The move projection's weights, copied to the host, for [`MoveWeights::logit`].

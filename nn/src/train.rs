@@ -7,16 +7,20 @@
 //! - value: cross-entropy between the target W/D/L distribution and the WDL softmax;
 //! - moves-left (if the head is on): Huber loss (δ = 1) between the output and plies left / 100;
 //! - material (if the head is on): squared error between the output and the target balance (in
-//!   whatever units the caller chooses; keep them near ±10).
+//!   whatever units the caller chooses; keep them near ±10);
+//! - captures (if the head is on and the batch has its targets): binary cross-entropy of each
+//!   occupied square's logit against whether its piece is taken, averaged over the occupied
+//!   squares of the batch.
 //!
-//! `total = policy + value_weight·value + moves_left_weight·moves_left + material_weight·material`.
+//! `total = policy + value_weight·value + moves_left_weight·moves_left + material_weight·material
+//! + capture_weight·captures`.
 
 use burn::module::Module;
 use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 
-use crate::network::{NetOutput, Network};
+use crate::network::{NetOutput, Network, SQUARES};
 use crate::policy::POLICY_SIZE;
 
 /// Plies-left targets are divided by this before the loss (the head predicts plies / 100).
@@ -35,11 +39,20 @@ pub struct TrainConfig {
     pub moves_left_weight: f32,
     /// Weight of the material loss (ignored without the head).
     pub material_weight: f32,
+    /// Weight of the capture loss (ignored without the head).
+    pub capture_weight: f32,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        Self { lr: 1e-3, weight_decay: 1e-4, value_weight: 1.0, moves_left_weight: 0.1, material_weight: 0.1 }
+        Self {
+            lr: 1e-3,
+            weight_decay: 1e-4,
+            value_weight: 1.0,
+            moves_left_weight: 0.1,
+            material_weight: 0.1,
+            capture_weight: 1.0,
+        }
     }
 }
 
@@ -65,6 +78,12 @@ pub struct TrainBatch<'a> {
     /// Final material balance for the side to move, one per position; empty to train without
     /// this loss (ignored when the network has no material head).
     pub material: &'a [f32],
+    /// Capture targets, `size × 256` in the input's frame: 1 where the piece on the square is
+    /// taken, 0 where it is not; empty to train without this loss (ignored when the network has
+    /// no capture head).
+    pub captures: &'a [f32],
+    /// Which squares of `captures` count (1: occupied, 0: empty), `size × 256`.
+    pub capture_mask: &'a [f32],
 }
 
 /// Loss values of one step (before the optimiser update).
@@ -78,6 +97,8 @@ pub struct Losses {
     pub moves_left: f32,
     /// Material squared error (0 without the head).
     pub material: f32,
+    /// Capture binary cross-entropy per occupied square (0 without the head or its targets).
+    pub captures: f32,
     /// Weighted sum.
     pub total: f32,
 }
@@ -194,10 +215,23 @@ pub fn compute_losses(net: &Network, batch: &TrainBatch, cfg: &TrainConfig, devi
         mat_loss = Some(l);
     }
 
+    let mut cap_loss = None;
+    if let Some(logits) = out.captures.filter(|_| !batch.captures.is_empty()) {
+        assert_eq!(batch.captures.len(), b * SQUARES, "256 capture targets per position");
+        assert_eq!(batch.capture_mask.len(), b * SQUARES, "256 capture mask values per position");
+        let occupied = batch.capture_mask.iter().sum::<f32>().max(1.0);
+        let t: Tensor<2> = Tensor::from_data(TensorData::new(batch.captures.to_vec(), [b, SQUARES]), device);
+        let m: Tensor<2> = Tensor::from_data(TensorData::new(batch.capture_mask.to_vec(), [b, SQUARES]), device);
+        let l = (binary_cross_entropy_with_logits(logits, t) * m).sum().div_scalar(occupied);
+        total = total + l.clone().mul_scalar(cfg.capture_weight);
+        cap_loss = Some(l);
+    }
+
     losses.policy = scalar(&policy_loss);
     losses.value = scalar(&value_loss);
     losses.moves_left = ml_loss.as_ref().map_or(0.0, scalar);
     losses.material = mat_loss.as_ref().map_or(0.0, scalar);
+    losses.captures = cap_loss.as_ref().map_or(0.0, scalar);
     losses.total = scalar(&total);
     (total, losses)
 }
@@ -205,6 +239,12 @@ pub fn compute_losses(net: &Network, batch: &TrainBatch, cfg: &TrainConfig, devi
 /// Mean over the batch of `-Σ target · log_softmax(logits)`.
 fn cross_entropy(logits: Tensor<2>, target: Tensor<2>) -> Tensor<1> {
     (log_softmax(logits, 1) * target).sum_dim(1).mean().neg()
+}
+
+/// Element-wise `−t·log σ(x) − (1 − t)·log(1 − σ(x))`, in the form that cannot overflow:
+/// `max(x, 0) − x·t + log(1 + e^{−|x|})`.
+fn binary_cross_entropy_with_logits(x: Tensor<2>, t: Tensor<2>) -> Tensor<2> {
+    x.clone().clamp_min(0.0) - x.clone() * t + x.abs().neg().exp().log1p()
 }
 
 /// Mean Huber loss with δ = 1.

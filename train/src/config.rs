@@ -54,6 +54,10 @@ fn default_bootstrap_random_plies() -> u32 {
 fn default_bootstrap_ratio() -> f64 {
     50.0
 }
+fn default_capture_horizon() -> u32 {
+    4
+}
+
 fn default_average_checkpoints() -> usize {
     1
 }
@@ -255,6 +259,13 @@ pub struct RunConfig {
     /// positions loaded from then on use a new value; a resumed run reloads its window.
     #[serde(default)]
     pub material_horizon: u32,
+    /// Weight of the capture head's loss (0: untrained; above 0 needs `capture_head = true` in
+    /// the network config). Off when absent.
+    #[serde(default)]
+    pub capture_weight: f32,
+    /// Plies ahead within which a piece counts as taken for the capture target.
+    #[serde(default = "default_capture_horizon")]
+    pub capture_horizon: u32,
     pub train_steps_per_1000_positions: f64,
     pub max_steps: u64,
 
@@ -369,7 +380,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// network, rules) stay fixed. The window may grow or shrink: a resumed run reloads its newest
 /// `window_positions` positions from the games on disk.
-pub const SCHEDULE_FIELDS: [&str; 22] = [
+pub const SCHEDULE_FIELDS: [&str; 23] = [
     "lr",
     "window_positions",
     "temperature_plies",
@@ -381,6 +392,7 @@ pub const SCHEDULE_FIELDS: [&str; 22] = [
     "selfplay_material_mix_until_step",
     "value_q_weight",
     "material_horizon",
+    "capture_horizon",
     "royal_guard",
     "royal_guard_from_step",
     "mate_guard",
@@ -502,9 +514,10 @@ impl RunConfig {
         let bad = |field: &'static str, why: &str| Err(FieldError { field, why: why.to_string() });
         let fraction = |x: f64| (0.0..=1.0).contains(&x);
         // Counts and sizes: each in its documented range (configs/cpu.toml).
-        let counts: [(&'static str, u64, u64, u64); 19] = [
+        let counts: [(&'static str, u64, u64, u64); 20] = [
             ("threads", self.threads as u64, 1, MAX_THREADS),
             ("material_horizon", self.material_horizon as u64, 0, MAX_PLIES),
+            ("capture_horizon", self.capture_horizon as u64, 1, MAX_PLIES),
             ("concurrent_games", self.concurrent_games as u64, 1, MAX_CONCURRENT_GAMES),
             ("visits", self.visits as u64, 1, MAX_VISITS),
             ("gumbel_considered", self.gumbel_considered as u64, 2, 256),
@@ -599,6 +612,9 @@ impl RunConfig {
         if self.selfplay_material_mix > 0.0 && self.net.as_ref().is_some_and(|n| !n.material_head) {
             return bad("selfplay_material_mix", "needs a network with a material head (`material_head = true`)");
         }
+        if self.capture_weight > 0.0 && self.net.as_ref().is_some_and(|n| !n.capture_head) {
+            return bad("capture_weight", "needs a network with a capture head (`capture_head = true`)");
+        }
         if self.min_positions == 0 || self.min_positions > self.window_positions {
             return bad("min_positions", "must be between 1 and `window_positions`");
         }
@@ -610,6 +626,7 @@ impl RunConfig {
             ("value_weight", self.value_weight),
             ("moves_left_weight", self.moves_left_weight),
             ("material_weight", self.material_weight),
+            ("capture_weight", self.capture_weight),
         ] {
             if !(0.0..=1000.0).contains(&v) {
                 return bad(name, "must be a number from 0 to 1000");
@@ -709,6 +726,13 @@ impl RunConfig {
         cfg.validate().map_err(|e| set_error(e.to_string()))?;
         *self = cfg;
         Ok(())
+    }
+
+    /// How far ahead the loaded games' targets look: the material horizon, and the capture
+    /// horizon when the capture loss is on (0 otherwise: no capture targets to compute).
+    pub fn horizons(&self) -> crate::replay::Horizons {
+        let capture = if self.capture_weight > 0.0 { self.capture_horizon } else { 0 };
+        crate::replay::Horizons { material: self.material_horizon, capture }
     }
 
     /// This config with the [`SCHEDULE_FIELDS`] of `other` (what a run directory records
@@ -926,6 +950,31 @@ mod tests {
         let scratch =
             RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-scratch.toml")).unwrap();
         assert_eq!(scratch.material_horizon, 0);
+    }
+
+    /// The capture fields: off when absent, the horizon a checked schedule field, the weight a
+    /// checked loss weight that needs the head.
+    #[test]
+    fn capture_fields_are_checked_and_the_weight_needs_the_head() {
+        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        assert_eq!((loaded.capture_weight, loaded.capture_horizon), (0.0, 4));
+        assert_eq!(loaded.horizons(), crate::replay::Horizons { material: 0, capture: 0 });
+        let mut m = loaded.clone();
+        m.set_field("capture_horizon=6").unwrap();
+        assert_eq!(loaded.schedule_changes(&m).len(), 1);
+        for bad in ["capture_horizon=0", "capture_horizon=100001"] {
+            let e = loaded.clone().set_field(bad).unwrap_err().to_string();
+            assert!(e.contains("capture_horizon") && e.contains("1 to 100000"), "{e}");
+        }
+        let e = loaded.clone().set_field("capture_weight=1").unwrap_err().to_string();
+        assert!(e.contains("capture_weight") && e.contains("capture_head = true"), "{e}");
+        let mut h = loaded.clone();
+        h.net.as_mut().unwrap().capture_head = true;
+        h.set_field("capture_weight=1.5").unwrap();
+        h.set_field("capture_horizon=6").unwrap();
+        assert_eq!(h.horizons(), crate::replay::Horizons { material: 0, capture: 6 });
+        let e = h.clone().set_field("capture_weight=-1").unwrap_err().to_string();
+        assert!(e.contains("capture_weight") && e.contains("0 to 1000"), "{e}");
     }
 
     /// Opponent games: both fields are checked, and both belong to the learning schedule (a

@@ -205,7 +205,9 @@ impl Learner {
             value_weight: cfg.value_weight,
             moves_left_weight: cfg.moves_left_weight,
             material_weight: cfg.material_weight,
+            capture_weight: cfg.capture_weight,
         };
+        let captures = ckpt.network.has_capture_head() && cfg.capture_weight > 0.0;
         let mut trainer = Trainer::new(ckpt.network, device, tc);
         if let Some(o) = &ckpt.optimizer {
             trainer.load_optimizer_state(o)?;
@@ -217,7 +219,7 @@ impl Learner {
             step: ckpt.header.step,
             seed: cfg.seed,
             batch_size: cfg.batch_size,
-            targets: Targets { material_scale: cfg.material_scale, q_weight: cfg.value_q_weight },
+            targets: Targets { material_scale: cfg.material_scale, q_weight: cfg.value_q_weight, captures },
             batch: Batch::default(),
             parent,
         })

@@ -28,7 +28,9 @@
 //!   does against `opponent_engine`, measured on the games it trains on;
 //! - `net_mean_batch`, `net_busy`: the in-process self-play's network calls since the previous
 //!   row: positions per call, and the share of the wall-clock time spent in them (the device
-//!   computing and the copies to and from it; on a GPU, how busy self-play keeps it).
+//!   computing and the copies to and from it; on a GPU, how busy self-play keeps it);
+//! - `loss_capture`: the capture head's loss (binary cross-entropy per occupied square), in runs
+//!   that train one (`capture_weight` > 0). A file written before this column gets it added.
 
 use serde::{Deserialize, Serialize, Serializer};
 use std::fs::{File, OpenOptions};
@@ -88,6 +90,8 @@ pub struct Row {
     pub net_mean_batch: Option<f64>,
     #[serde(serialize_with = "opt_six_decimals")]
     pub net_busy: Option<f64>,
+    #[serde(serialize_with = "opt_six_decimals")]
+    pub loss_capture: Option<f64>,
 }
 
 /// A number with at most six decimals (`inf`/`-inf` for the infinities, empty for NaN).
@@ -234,7 +238,8 @@ impl Row {
             opponent_games,
             opponent_score,
             net_mean_batch,
-            net_busy
+            net_busy,
+            loss_capture
         );
         self
     }
@@ -266,6 +271,9 @@ pub struct Accumulator {
     pub loss_value: f64,
     pub loss_moves_left: f64,
     pub loss_material: f64,
+    pub loss_capture: f64,
+    /// Steps that computed the capture loss (a network with the head, `capture_weight` > 0).
+    pub capture_steps: u64,
     /// Steps whose batch had a policy target (the policy loss is averaged over these).
     pub policy_steps: u64,
     pub entropy_sum: f64,
@@ -294,6 +302,7 @@ impl Accumulator {
         row.loss_value = per(self.loss_value, self.steps);
         row.loss_moves_left = per(self.loss_moves_left, self.steps);
         row.loss_material = per(self.loss_material, self.steps);
+        row.loss_capture = per(self.loss_capture, self.capture_steps);
         row.policy_entropy = per(self.entropy_sum, self.entropy_n);
         row.game_length = per(self.game_plies as f64, self.games);
         row.resign_rate = per(self.resigned as f64, self.games);

@@ -137,6 +137,7 @@ pub fn plot_run(run_dir: &Path) -> Result<Vec<PathBuf>, String> {
             line("value", "loss_value"),
             line("moves left", "loss_moves_left"),
             line("material", "loss_material"),
+            line("captures", "loss_capture"),
         ],
     )?;
     chart("entropy.png", "Policy entropy of the network (nats)", "entropy", vec![line("entropy", "policy_entropy")])?;

@@ -28,8 +28,9 @@
 //! policy: the search target (policy-target plies only); value: the game result as W/D/L;
 //! moves-left: plies from this position to the end; material: the plain-material balance
 //! ([`search::values::material_balance`], in centipawns; the learner divides by `material_scale`)
-//! at the end of the game, or `material_horizon` plies ahead when that is set
-//! ([`GameFile::samples_with_horizon`]).
+//! at the end of the game, or `material_horizon` plies ahead when that is set; captures (for a
+//! network with a capture head): each occupied square, whether the piece standing there (either
+//! side's) is taken within the next `capture_horizon` plies ([`GameFile::samples_with`]).
 
 use engine::{notation, Color, MoveTable, Position};
 use engine::{DrawReason, Game, Outcome, PlayError, WinReason};
@@ -268,19 +269,22 @@ impl GameFile {
     /// Replay the game and turn every ply into a training sample (checking every move); the
     /// material target is the final balance.
     pub fn samples(&self, table: &Arc<MoveTable>) -> Result<Vec<Sample>, GameFileError> {
-        self.samples_with_horizon(table, 0)
+        self.samples_with(table, Horizons::default())
     }
 
-    /// [`GameFile::samples`] with the material target taken `horizon` plies after each position
-    /// (the game's end when nearer; 0: always the end). A short horizon is a dense, tactical
-    /// target: what the next few plies win or lose, where the final balance of a long game
-    /// depends on everything played after.
-    pub fn samples_with_horizon(&self, table: &Arc<MoveTable>, horizon: u32) -> Result<Vec<Sample>, GameFileError> {
+    /// [`GameFile::samples`] with the material target taken `horizons.material` plies after each
+    /// position (the game's end when nearer; 0: always the end), and the capture target over the
+    /// next `horizons.capture` plies. A short material horizon is a dense, tactical target: what
+    /// the next few plies win or lose, where the final balance of a long game depends on
+    /// everything played after.
+    pub fn samples_with(&self, table: &Arc<MoveTable>, horizons: Horizons) -> Result<Vec<Sample>, GameFileError> {
+        let horizon = horizons.material;
         let start = Position::from_fen(&self.start_fen).map_err(GameFileError::StartFen)?;
         let mut game = Game::new(table.clone(), start);
         let mut out = Vec::with_capacity(self.plies.len());
         // Black's material balance before each ply, then at the end.
         let mut balance = Vec::with_capacity(self.plies.len() + 1);
+        let mut pieces = PieceTracker::new(game.position());
         for (i, p) in self.plies.iter().enumerate() {
             let legal = game.legal_moves();
             let m = notation::parse_cecp_in(game.position(), &legal, &p.mv).map_err(|error| GameFileError::Move {
@@ -300,9 +304,17 @@ impl GameFile {
                 moves_left: 0,
                 material: 0,
                 q: if p.value.is_finite() { p.value.clamp(-1.0, 1.0) } else { 0.0 },
+                taken: [0; 4],
             });
             balance.push(material_balance(game.position()));
+            let mover = game.position().side_to_move();
             game.play(m).map_err(|error| GameFileError::Play { ply: i + 1, error })?;
+            pieces.ply(mover, game.position());
+        }
+        if horizons.capture > 0 {
+            for (i, s) in out.iter_mut().enumerate() {
+                s.taken = pieces.taken_within(i, horizons.capture as usize);
+            }
         }
         let end = game.plies().len() as u32;
         balance.push(material_balance(game.position()));
@@ -418,6 +430,103 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// How far ahead the targets that look ahead read the game (plies).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Horizons {
+    /// The material target: the balance this many plies on (0: the game's end).
+    pub material: u32,
+    /// The capture target: pieces taken within this many plies (0: no capture targets).
+    pub capture: u32,
+}
+
+/// Follows each piece of a replayed game from square to square (a moving piece keeps its
+/// identity, promoted or not) and records the ply at which each is taken, so that every
+/// position's capture target can be read once the game is over. Works from the board alone:
+/// after a ply, the mover's one vacated square and one newly occupied square are the move (none
+/// for a move that ends where it started, such as a Lion's capture without moving), and every
+/// square the other side held and no longer holds lost its piece (captured, jumped or burnt).
+struct PieceTracker {
+    /// The identity of the piece on each square (0: empty), now.
+    ids: [u32; 256],
+    /// Each side's occupied squares (Black, White), now.
+    occupied: [[u64; 4]; 2],
+    /// The identities on each square before each ply.
+    before: Vec<[u32; 256]>,
+    /// For identity `k`, the ply at which it was taken (`usize::MAX`: never).
+    taken_at: Vec<usize>,
+}
+
+fn occupancy(pos: &Position, c: Color) -> [u64; 4] {
+    let mut bits = [0u64; 4];
+    for s in pos.squares_of(c) {
+        bits[s.index() / 64] |= 1 << (s.index() % 64);
+    }
+    bits
+}
+
+/// The squares in `a` and not in `b`.
+fn and_not(a: [u64; 4], b: [u64; 4]) -> Vec<usize> {
+    (0..256).filter(|&i| (a[i / 64] & !b[i / 64]) >> (i % 64) & 1 != 0).collect()
+}
+
+impl PieceTracker {
+    fn new(start: &Position) -> PieceTracker {
+        let occupied = [occupancy(start, Color::Black), occupancy(start, Color::White)];
+        let mut t = PieceTracker { ids: [0; 256], occupied, before: Vec::new(), taken_at: vec![usize::MAX] };
+        for c in [Color::Black, Color::White] {
+            for s in start.squares_of(c) {
+                t.ids[s.index()] = t.fresh();
+            }
+        }
+        t
+    }
+
+    fn fresh(&mut self) -> u32 {
+        self.taken_at.push(usize::MAX);
+        (self.taken_at.len() - 1) as u32
+    }
+
+    /// `mover` has played a ply, which led to `after`.
+    fn ply(&mut self, mover: Color, after: &Position) {
+        let ply = self.before.len();
+        self.before.push(self.ids);
+        let now = [occupancy(after, Color::Black), occupancy(after, Color::White)];
+        let (m, o) = (mover.index(), mover.other().index());
+        // The other side's pieces that are gone were taken (captured, jumped over or burnt).
+        for sq in and_not(self.occupied[o], now[o]) {
+            self.taken_at[self.ids[sq] as usize] = ply;
+            self.ids[sq] = 0;
+        }
+        let (vacated, arrived) = (and_not(self.occupied[m], now[m]), and_not(now[m], self.occupied[m]));
+        if let ([from], [to]) = (&vacated[..], &arrived[..]) {
+            self.ids[*to] = self.ids[*from];
+            self.ids[*from] = 0;
+        } else {
+            // No move of the rules vacates or fills more than one of the mover's squares; if
+            // one ever does, its vanished pieces count as taken and the new ones are new.
+            for sq in vacated {
+                self.taken_at[self.ids[sq] as usize] = ply;
+                self.ids[sq] = 0;
+            }
+            for sq in arrived {
+                self.ids[sq] = self.fresh();
+            }
+        }
+        self.occupied = now;
+    }
+
+    /// The squares whose piece at position `at` is taken within `horizon` plies of it.
+    fn taken_within(&self, at: usize, horizon: usize) -> [u64; 4] {
+        let mut bits = [0u64; 4];
+        for (i, &id) in self.before[at].iter().enumerate() {
+            if id != 0 && self.taken_at[id as usize] < at + horizon {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        bits
+    }
+}
+
 /// One training position with its targets, kept decoded in memory: ~0.5 KB, plus 8 bytes per
 /// policy entry (a full search's target covers every legal move: ~1–2 KB more).
 #[derive(Clone, Debug)]
@@ -437,6 +546,9 @@ pub struct Sample {
     /// Root value of the search that chose this position's move, for the side to move
     /// (`PlyRecord::value`: −1 loss .. +1 win; an alpha-beta player's score as `tanh(cp / 600)`).
     pub q: f32,
+    /// The squares (dense index, bit `i % 64` of word `i / 64`) whose piece is taken within the
+    /// capture horizon; all zero without capture targets.
+    pub taken: [u64; 4],
 }
 
 /// The newest `window` positions of the run, sampled uniformly for training.
@@ -505,6 +617,21 @@ impl ReplayBuffer {
             batch.wdl.push(value_target(s.result, s.q, targets.q_weight));
             batch.moves_left.push(s.moves_left as f32);
             batch.material.push(s.material as f32 / targets.material_scale);
+            if targets.captures {
+                // In the encoding's frame: the side to move's view (White's board turned round).
+                let white = s.pos.side_to_move() == Color::White;
+                let at = batch.captures.len();
+                batch.captures.resize(at + 256, 0.0);
+                batch.capture_mask.resize(at + 256, 0.0);
+                for c in [Color::Black, Color::White] {
+                    for sq in s.pos.squares_of(c) {
+                        let i = sq.index();
+                        let f = at + if white { 255 - i } else { i };
+                        batch.capture_mask[f] = 1.0;
+                        batch.captures[f] = (s.taken[i / 64] >> (i % 64) & 1) as f32;
+                    }
+                }
+            }
         }
         batch.size = size;
     }
@@ -517,6 +644,8 @@ pub struct Targets {
     pub material_scale: f32,
     /// Share of the root value in the value target (0: the game result alone).
     pub q_weight: f32,
+    /// Fill the capture targets (for a network with a capture head).
+    pub captures: bool,
 }
 
 /// The W/D/L value target of a position: its game result (0 win, 1 draw, 2 loss) one-hot, mixed
@@ -541,6 +670,10 @@ pub struct Batch {
     pub wdl: Vec<[f32; 3]>,
     pub moves_left: Vec<f32>,
     pub material: Vec<f32>,
+    /// Capture targets and their mask, 256 per position in the encoding's frame (empty when
+    /// not asked for).
+    pub captures: Vec<f32>,
+    pub capture_mask: Vec<f32>,
     /// Positions of the batch that have a policy target.
     pub policy_positions: usize,
 }
@@ -555,6 +688,8 @@ impl Batch {
         self.wdl.clear();
         self.moves_left.clear();
         self.material.clear();
+        self.captures.clear();
+        self.capture_mask.clear();
         self.policy_positions = 0;
     }
     pub fn as_train_batch(&self) -> TrainBatch<'_> {
@@ -567,6 +702,8 @@ impl Batch {
             wdl: &self.wdl,
             moves_left: &self.moves_left,
             material: &self.material,
+            captures: &self.captures,
+            capture_mask: &self.capture_mask,
         }
     }
 }
@@ -576,23 +713,21 @@ mod tests {
     use super::*;
     use engine::Rules;
 
-    /// The material target with a horizon is the balance that many plies later (the end when
-    /// nearer), from the side to move's point of view; horizon 0 is the final balance.
-    #[test]
-    fn material_target_reads_the_balance_horizon_plies_ahead() {
-        let table = Arc::new(MoveTable::new(&Rules::standard()));
+    /// A game of `plies` plies (fewer if it ends) in which each side plays a move that wins the
+    /// most material at once (so captures happen), ties chosen by `pick`; with the positions
+    /// before each ply and after the last, and the moves.
+    fn greedy_game(table: &Arc<MoveTable>, plies: usize, pick: usize) -> (GameFile, Vec<Position>, Vec<engine::Move>) {
         let mut game = Game::new(table.clone(), Position::start());
-        let (mut plies, mut balances) = (Vec::new(), vec![material_balance(game.position())]);
-        for k in 0..40usize {
+        let (mut records, mut positions, mut moves) = (Vec::new(), vec![*game.position()], Vec::new());
+        for k in 0..plies {
             if game.is_over() {
                 break;
             }
-            // The move that wins the most material at once (captures happen), ties by index.
             let pos = *game.position();
             let legal = game.legal_moves();
             let gain = |m: &engine::Move| {
                 let mut p = pos;
-                p.play(&table, *m);
+                p.play(table, *m);
                 let b = material_balance(&p);
                 if pos.side_to_move() == Color::Black {
                     b
@@ -601,13 +736,13 @@ mod tests {
                 }
             };
             let best = legal.iter().map(gain).max().unwrap();
-            let pick: Vec<_> = legal.iter().filter(|m| gain(m) == best).collect();
-            let m = *pick[k * 7 % pick.len()];
-            plies.push(PlyRecord { mv: notation::to_cecp(m), value: 0.0, policy: vec![], is_policy_target: false });
+            let ties: Vec<_> = legal.iter().filter(|m| gain(m) == best).collect();
+            let m = *ties[(k * 7 + pick) % ties.len()];
+            records.push(PlyRecord { mv: notation::to_cecp(m), value: 0.0, policy: vec![], is_policy_target: false });
             game.play(m).unwrap();
-            balances.push(material_balance(game.position()));
+            positions.push(*game.position());
+            moves.push(m);
         }
-        assert!(balances.windows(2).filter(|w| w[0] != w[1]).count() >= 3, "the game has captures: {balances:?}");
         let g = GameFile {
             rules: "standard".into(),
             start_fen: Position::start().to_fen(),
@@ -618,21 +753,121 @@ mod tests {
             would_resign: None,
             teacher: false,
             opponent: None,
-            plies,
+            plies: records,
         };
+        (g, positions, moves)
+    }
+
+    /// The material target with a horizon is the balance that many plies later (the end when
+    /// nearer), from the side to move's point of view; horizon 0 is the final balance.
+    #[test]
+    fn material_target_reads_the_balance_horizon_plies_ahead() {
+        let table = Arc::new(MoveTable::new(&Rules::standard()));
+        let (g, positions, _) = greedy_game(&table, 40, 0);
+        let balances: Vec<i32> = positions.iter().map(material_balance).collect();
+        assert!(balances.windows(2).filter(|w| w[0] != w[1]).count() >= 3, "the game has captures: {balances:?}");
         let n = balances.len() - 1;
         assert!(n >= 10, "{n} plies");
         for horizon in [0u32, 1, 4, 39, 40, 1000] {
-            let s = g.samples_with_horizon(&table, horizon).unwrap();
+            let s = g.samples_with(&table, Horizons { material: horizon, capture: 0 }).unwrap();
             for (i, x) in s.iter().enumerate() {
                 let at = if horizon == 0 { n } else { (i + horizon as usize).min(n) };
                 let b = if x.pos.side_to_move() == Color::Black { balances[at] } else { -balances[at] };
                 assert_eq!(x.material, b, "horizon {horizon}, ply {i}");
+                assert_eq!(x.taken, [0; 4], "no capture targets asked for");
             }
         }
         let plain: Vec<i32> = g.samples(&table).unwrap().iter().map(|x| x.material).collect();
-        let zero: Vec<i32> = g.samples_with_horizon(&table, 0).unwrap().iter().map(|x| x.material).collect();
+        let zero: Vec<i32> = g.samples_with(&table, Horizons::default()).unwrap().iter().map(|x| x.material).collect();
         assert_eq!(plain, zero);
+    }
+
+    /// The capture target marks, for each position, the squares whose piece is taken within the
+    /// horizon, following each piece as it moves: checked against the moves' own from and to
+    /// squares (not the board differences the tracker reads), on games full of captures.
+    #[test]
+    fn capture_target_marks_the_pieces_taken_within_the_horizon() {
+        let table = Arc::new(MoveTable::new(&Rules::standard()));
+        let mut marked = 0;
+        for pick in 0..3 {
+            let (g, positions, moves) = greedy_game(&table, 120, pick);
+            let n = moves.len();
+            assert!(n >= 40, "{n} plies");
+            // Whether the piece on `sq` at position `i` is gone within `h` plies.
+            let oracle = |i: usize, sq: engine::Square, h: usize| {
+                let owner = positions[i].piece_at(sq).unwrap().color();
+                let mut at = sq;
+                for j in i..(i + h).min(n) {
+                    let m = moves[j];
+                    if positions[j].side_to_move() == owner {
+                        if m.from() == Some(at) {
+                            at = m.to().unwrap();
+                        }
+                    } else if positions[j + 1].piece_at(at).is_none_or(|p| p.color() != owner) {
+                        return true;
+                    }
+                }
+                false
+            };
+            for h in [1usize, 2, 6, 1000] {
+                let s = g.samples_with(&table, Horizons { material: 0, capture: h as u32 }).unwrap();
+                assert_eq!(s.len(), n);
+                for (i, x) in s.iter().enumerate() {
+                    for c in [Color::Black, Color::White] {
+                        for sq in positions[i].squares_of(c) {
+                            let bit = x.taken[sq.index() / 64] >> (sq.index() % 64) & 1 == 1;
+                            assert_eq!(
+                                bit,
+                                oracle(i, sq, h),
+                                "game {pick}, horizon {h}, ply {i}, square {}",
+                                sq.index()
+                            );
+                            // A side never loses a piece on its own move.
+                            if h == 1 && c == x.pos.side_to_move() {
+                                assert!(!bit);
+                            }
+                            marked += bit as usize;
+                        }
+                    }
+                    // Empty squares are never marked.
+                    let occupied: u32 = [Color::Black, Color::White].iter().map(|&c| positions[i].piece_count(c)).sum();
+                    let count: u32 = x.taken.iter().map(|w| w.count_ones()).sum();
+                    assert!(count <= occupied);
+                }
+            }
+        }
+        assert!(marked > 500, "the games take pieces: {marked} marks");
+    }
+
+    /// Capture targets reach a batch in the encoding's frame (White's view turned round), with
+    /// the occupied squares as the mask; without them asked for, the batch has none.
+    #[test]
+    fn capture_targets_reach_the_batch_in_the_side_to_move_s_frame() {
+        let table = Arc::new(MoveTable::new(&Rules::standard()));
+        let (g, _, _) = greedy_game(&table, 60, 1);
+        let samples = g.samples_with(&table, Horizons { material: 0, capture: 4 }).unwrap();
+        let mut rng = rand::rngs::mock::StepRng::new(0, 0);
+        let mut batch = Batch::default();
+        for (i, s) in samples.iter().enumerate() {
+            let mut buffer = ReplayBuffer::new(1);
+            buffer.push_game(vec![s.clone()]);
+            let off = Targets { material_scale: 1000.0, q_weight: 0.0, captures: false };
+            buffer.sample_batch(&mut rng, 1, &table, off, &mut batch);
+            assert!(batch.captures.is_empty() && batch.capture_mask.is_empty());
+            let on = Targets { captures: true, ..off };
+            buffer.sample_batch(&mut rng, 2, &table, on, &mut batch);
+            assert_eq!(batch.captures.len(), 512);
+            let white = s.pos.side_to_move() == Color::White;
+            for row in 0..2 {
+                for f in 0..256 {
+                    let sq = if white { 255 - f } else { f };
+                    let piece = s.pos.piece_at(engine::Square::from_index(sq));
+                    assert_eq!(batch.capture_mask[row * 256 + f], piece.is_some() as u8 as f32, "ply {i}");
+                    let bit = s.taken[sq / 64] >> (sq % 64) & 1;
+                    assert_eq!(batch.captures[row * 256 + f], bit as f32, "ply {i}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub(super) struct Data {
     wdl: [[f32; 3]; 4],
     moves_left: [f32; 4],
     material: [f32; 4],
+    captures: Vec<f32>,
+    capture_mask: Vec<f32>,
 }
 
 impl Data {
@@ -48,7 +50,20 @@ impl Data {
             wdl: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.5, 0.5, 0.0]],
             moves_left: [10.0, 20.0, 30.0, 40.0],
             material: [1.0, -1.0, 0.0, 2.0],
+            captures: Vec::new(),
+            capture_mask: Vec::new(),
         }
+    }
+
+    /// The four positions' input planes.
+    pub(super) fn inputs(&self) -> &[f32] {
+        &self.x
+    }
+
+    /// Give the positions capture targets (`4 × 256` each; empty: none).
+    pub(super) fn set_captures(&mut self, captures: Vec<f32>, mask: Vec<f32>) {
+        self.captures = captures;
+        self.capture_mask = mask;
     }
 
     pub(super) fn batch(&self) -> TrainBatch<'_> {
@@ -61,6 +76,8 @@ impl Data {
             wdl: &self.wdl,
             moves_left: &self.moves_left,
             material: &self.material,
+            captures: &self.captures,
+            capture_mask: &self.capture_mask,
         }
     }
 }
@@ -304,7 +321,14 @@ fn error_type_is_matchable() {
 #[test]
 fn configs_parse_and_unknown_fields_are_rejected() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs");
-    for name in ["net-tiny.toml", "net-cpu.toml", "net-cpu-gpool.toml", "net-gpu.toml", "net-large.toml"] {
+    for name in [
+        "net-tiny.toml",
+        "net-cpu.toml",
+        "net-cpu-gpool.toml",
+        "net-cpu-capture.toml",
+        "net-gpu.toml",
+        "net-large.toml",
+    ] {
         let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(cfg.flops_per_position() > 0);
         assert_eq!(NetConfig::from_toml(&cfg.to_toml()).unwrap(), cfg);
@@ -342,7 +366,7 @@ fn network_sizes_are_checked_against_their_ranges_before_allocating() {
         e.contains("more than the 268435456 parameters a network may have") || e.contains("a network may have"),
         "{e}"
     );
-    for name in ["net-tiny.toml", "net-cpu.toml", "net-cpu-gpool.toml"] {
+    for name in ["net-tiny.toml", "net-cpu.toml", "net-cpu-gpool.toml", "net-cpu-capture.toml"] {
         let cfg = NetConfig::load(format!("{dir}/{name}")).unwrap();
         let net = Network::seeded(&cfg, 1, &backend::cpu_device());
         assert_eq!(burn::module::Module::num_params(&net) as u64, cfg.parameter_count(), "{name}");

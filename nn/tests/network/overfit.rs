@@ -41,6 +41,8 @@ fn tiny_network_overfits_a_handful_of_positions() {
         wdl: &wdl,
         moves_left: &moves_left,
         material: &material,
+        captures: &[],
+        capture_mask: &[],
     };
 
     let train_cfg = TrainConfig { lr: 1e-2, weight_decay: 0.0, ..TrainConfig::default() };

@@ -340,8 +340,9 @@ fn report_line(row: &Row, cum: &Accumulator) -> String {
         (Some(n), Some(p)) => format!(" opponent games {n} scored {p:.3}"),
         _ => String::new(),
     };
+    let capture = row.loss_capture.map_or(String::new(), |c| format!(" captures {c:.4}"));
     format!(
-        "step {}: loss {} (policy {} value {} moves-left {} material {}) entropy {} | games {} positions {} length {} resign {}{fr}{opp} | {} pos/s {} steps/s",
+        "step {}: loss {} (policy {} value {} moves-left {} material {}{capture}) entropy {} | games {} positions {} length {} resign {}{fr}{opp} | {} pos/s {} steps/s",
         row.step,
         f(row.loss_total),
         f(row.loss_policy),

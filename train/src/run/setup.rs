@@ -368,7 +368,7 @@ fn load_games(
                 if g.rules != rules_tag {
                     return Err(format!("played under rules '{}', not '{rules_tag}'", g.rules));
                 }
-                all.push(g.samples_with_horizon(table, cfg.material_horizon).map_err(|e| e.to_string())?);
+                all.push(g.samples_with(table, cfg.horizons()).map_err(|e| e.to_string())?);
             }
             Ok(all)
         });
@@ -468,10 +468,18 @@ fn log_start(
             cfg.seed
         )),
         _ => log.line(&format!(
-            "started: {} blocks x {} channels{}, rules {rules_tag}, backend {}, seed {}, {} games at a time, {} visits ({} cheap)",
+            "started: {} blocks x {} channels{}{}, rules {rules_tag}, backend {}, seed {}, {} games at a time, {} visits ({} cheap)",
             cfg.net().blocks,
             cfg.net().channels,
             if cfg.net().global_pool { " with global pooling" } else { "" },
+            match (cfg.net().capture_head, cfg.capture_weight > 0.0) {
+                (true, true) => format!(
+                    " with a capture head (weight {}, horizon {} plies)",
+                    cfg.capture_weight, cfg.capture_horizon
+                ),
+                (true, false) => " with a capture head (untrained: capture_weight 0)".to_string(),
+                _ => String::new(),
+            },
             cfg.backend,
             cfg.seed,
             cfg.concurrent_games,

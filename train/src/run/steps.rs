@@ -26,6 +26,10 @@ impl Run {
         acc.loss_value += l.losses.value as f64;
         acc.loss_moves_left += l.losses.moves_left as f64;
         acc.loss_material += l.losses.material as f64;
+        if l.losses.captures > 0.0 {
+            acc.loss_capture += l.losses.captures as f64;
+            acc.capture_steps += 1;
+        }
         if let Some(p) = l.policy {
             acc.loss_policy += p as f64;
             acc.policy_steps += 1;
@@ -287,7 +291,7 @@ impl Run {
         let samples = if g.rules != self.rules_tag {
             Err(GameFileError::Rules { found: g.rules.clone(), expected: self.rules_tag.clone() })
         } else {
-            g.samples_with_horizon(&self.table, self.cfg.material_horizon)
+            g.samples_with(&self.table, self.cfg.horizons())
         };
         match samples {
             Ok(s) => self.buffer.push_game(s),
