@@ -24,7 +24,7 @@ pub use chunk::{parse_chunk_key, Chunk, ChunkError, ChunkName};
 pub use config::{Bootstrap, ConfigError, FieldError, RunConfig};
 pub use error::RunError;
 pub use plot::{plot_compare, plot_run};
-pub use replay::{GameFile, GameFileError};
+pub use replay::{Batch, GameFile, GameFileError, Horizons, ReplayBuffer, Targets};
 pub use run::{run, RunOptions, RunSummary, DEFAULT_LEASE_SECONDS, DEFAULT_POLL_SECONDS, EVAL_OPENING_PLIES};
 pub use store::{Store, StoreError};
 pub use worker::{selfplay, WorkerOptions, WorkerSummary};

@@ -603,37 +603,54 @@ impl ReplayBuffer {
         batch.inputs.resize(size * INPUT_SIZE, 0.0);
         for i in 0..size {
             let s = &self.samples[rng.gen_range(0..self.samples.len())];
-            let hist = HistoryFeatures { repetitions: s.repetitions, ply: s.ply };
-            encode(&s.pos, table, &hist, &mut batch.inputs[i * INPUT_SIZE..(i + 1) * INPUT_SIZE]);
-            let total: u32 = s.policy.iter().map(|&(_, q)| q as u32).sum();
-            if total > 0 {
-                batch.policy_positions += 1;
-                for &(idx, q) in s.policy.iter() {
-                    batch.policy_indices.push(idx);
-                    batch.policy_probs.push(q as f32 / total as f32);
-                }
-            }
-            batch.policy_offsets.push(batch.policy_indices.len());
-            batch.wdl.push(value_target(s.result, s.q, targets.q_weight));
-            batch.moves_left.push(s.moves_left as f32);
-            batch.material.push(s.material as f32 / targets.material_scale);
-            if targets.captures {
-                // In the encoding's frame: the side to move's view (White's board turned round).
-                let white = s.pos.side_to_move() == Color::White;
-                let at = batch.captures.len();
-                batch.captures.resize(at + 256, 0.0);
-                batch.capture_mask.resize(at + 256, 0.0);
-                for c in [Color::Black, Color::White] {
-                    for sq in s.pos.squares_of(c) {
-                        let i = sq.index();
-                        let f = at + if white { 255 - i } else { i };
-                        batch.capture_mask[f] = 1.0;
-                        batch.captures[f] = (s.taken[i / 64] >> (i % 64) & 1) as f32;
-                    }
-                }
-            }
+            push_sample(s, i, table, targets, batch);
         }
         batch.size = size;
+    }
+
+    /// Fill `batch` with the positions `start..start + count` in order (held-out evaluation:
+    /// every position once); targets as [`ReplayBuffer::sample_batch`].
+    pub fn batch_in_order(&self, start: usize, count: usize, table: &MoveTable, targets: Targets, batch: &mut Batch) {
+        assert!(start + count <= self.samples.len(), "positions past the buffer's end");
+        batch.clear();
+        batch.inputs.resize(count * INPUT_SIZE, 0.0);
+        for i in 0..count {
+            push_sample(&self.samples[start + i], i, table, targets, batch);
+        }
+        batch.size = count;
+    }
+}
+
+/// Encode `s` as row `i` of `batch` (whose inputs are already sized) and append its targets.
+fn push_sample(s: &Sample, i: usize, table: &MoveTable, targets: Targets, batch: &mut Batch) {
+    let hist = HistoryFeatures { repetitions: s.repetitions, ply: s.ply };
+    encode(&s.pos, table, &hist, &mut batch.inputs[i * INPUT_SIZE..(i + 1) * INPUT_SIZE]);
+    let total: u32 = s.policy.iter().map(|&(_, q)| q as u32).sum();
+    if total > 0 {
+        batch.policy_positions += 1;
+        for &(idx, q) in s.policy.iter() {
+            batch.policy_indices.push(idx);
+            batch.policy_probs.push(q as f32 / total as f32);
+        }
+    }
+    batch.policy_offsets.push(batch.policy_indices.len());
+    batch.wdl.push(value_target(s.result, s.q, targets.q_weight));
+    batch.moves_left.push(s.moves_left as f32);
+    batch.material.push(s.material as f32 / targets.material_scale);
+    if targets.captures {
+        // In the encoding's frame: the side to move's view (White's board turned round).
+        let white = s.pos.side_to_move() == Color::White;
+        let at = batch.captures.len();
+        batch.captures.resize(at + 256, 0.0);
+        batch.capture_mask.resize(at + 256, 0.0);
+        for c in [Color::Black, Color::White] {
+            for sq in s.pos.squares_of(c) {
+                let i = sq.index();
+                let f = at + if white { 255 - i } else { i };
+                batch.capture_mask[f] = 1.0;
+                batch.captures[f] = (s.taken[i / 64] >> (i % 64) & 1) as f32;
+            }
+        }
     }
 }
 
