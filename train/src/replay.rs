@@ -541,7 +541,7 @@ pub struct Sample {
     /// Plies from this position to the end of the game.
     pub moves_left: u32,
     /// Plain-material balance for the side to move, centipawns: at the end of the game, or
-    /// `material_horizon` plies ahead ([`GameFile::samples_with_horizon`]).
+    /// `material_horizon` plies ahead ([`GameFile::samples_with`]).
     pub material: i32,
     /// Root value of the search that chose this position's move, for the side to move
     /// (`PlyRecord::value`: −1 loss .. +1 win; an alpha-beta player's score as `tanh(cp / 600)`).

@@ -3,24 +3,15 @@
 //! and it survives a checkpoint.
 
 use nn::backend;
-use nn::checkpoint::{self, Checkpoint, Header};
-use nn::inference::Inference;
+use nn::checkpoint::Header;
 use nn::network::{NetConfig, Network, SQUARES};
 use nn::train::{TrainConfig, Trainer};
 
 use super::checkpoint::{inputs, Data};
+use super::global_pool::{outputs, round_trip};
 
 fn tiny(capture_head: bool) -> NetConfig {
-    let mut cfg = NetConfig::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/net-tiny.toml")).unwrap();
-    cfg.capture_head = capture_head;
-    cfg
-}
-
-/// Policy logits, WDL logits and material of `b` positions.
-fn outputs(net: Network, x: &[f32], b: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
-    let mut e = Inference::new(net, &backend::cpu_device());
-    let o = e.evaluate(x, b);
-    (o.policy_logits.to_vec(), o.wdl.concat(), o.material.to_vec())
+    NetConfig { capture_head, ..super::checkpoint::tiny() }
 }
 
 #[test]
@@ -87,21 +78,9 @@ fn the_capture_head_learns_per_square_targets_and_is_left_alone_without_them() {
 
 #[test]
 fn a_capture_head_checkpoint_round_trips_and_plain_headers_do_not_name_it() {
-    let tmp = tempfile::Builder::new().prefix("tenjiku-nn-capture-").tempdir().unwrap();
-    let device = backend::cpu_device();
     let cfg = tiny(true);
-    let net = Network::seeded(&cfg, 3, &device);
-    let x = inputs(17, 2);
-    let before = outputs(net.clone(), &x, 2);
-    let path = tmp.path().join("net.ckpt");
-    checkpoint::save(
-        &path,
-        &Checkpoint { header: Header::new(cfg.clone(), "standard"), network: net, optimizer: None },
-    )
-    .unwrap();
-    let loaded = checkpoint::load(&path, &device).unwrap();
+    let loaded = round_trip(&cfg, Network::seeded(&cfg, 3, &backend::cpu_device()));
     assert!(loaded.header.network.capture_head && loaded.network.has_capture_head());
     assert!(loaded.header.to_toml().contains("capture_head = true"));
-    assert_eq!(before, outputs(loaded.network, &x, 2));
     assert!(!Header::new(tiny(false), "standard").to_toml().contains("capture_head"));
 }

@@ -14,7 +14,7 @@ use nn::network::{NetConfig, Network, SQUARES};
 use nn::policy::POLICY_SIZE;
 use nn::train::{TrainBatch, TrainConfig, Trainer};
 
-fn tiny() -> NetConfig {
+pub(super) fn tiny() -> NetConfig {
     NetConfig::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/net-tiny.toml")).unwrap()
 }
 

@@ -19,7 +19,7 @@ fn tiny(global_pool: bool) -> NetConfig {
 }
 
 /// Policy logits, WDL logits and material of `b` positions.
-fn outputs(net: Network, x: &[f32], b: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+pub(super) fn outputs(net: Network, x: &[f32], b: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
     let mut e = Inference::new(net, &backend::cpu_device());
     let o = e.evaluate(x, b);
     (o.policy_logits.to_vec(), o.wdl.concat(), o.material.to_vec())
@@ -88,25 +88,26 @@ fn global_pooling_lets_a_square_see_the_far_side_of_the_board() {
     }
 }
 
-#[test]
-fn a_global_pooling_checkpoint_round_trips_and_plain_headers_do_not_name_it() {
-    let tmp = tempfile::Builder::new().prefix("tenjiku-nn-gpool-").tempdir().unwrap();
-    let device = backend::cpu_device();
-    let cfg = tiny(true);
-    let net = trained(&cfg);
+/// Save `net` (of config `cfg`) as a checkpoint, load it back, check the loaded network computes
+/// what `net` did, and return the loaded checkpoint.
+pub(super) fn round_trip(cfg: &NetConfig, net: Network) -> Checkpoint {
+    let tmp = tempfile::Builder::new().prefix("tenjiku-nn-round-trip-").tempdir().unwrap();
     let x = inputs(17, 2);
     let before = outputs(net.clone(), &x, 2);
     let path = tmp.path().join("net.ckpt");
-    checkpoint::save(
-        &path,
-        &Checkpoint { header: Header::new(cfg.clone(), "standard"), network: net, optimizer: None },
-    )
-    .unwrap();
-    let loaded = checkpoint::load(&path, &device).unwrap();
+    let header = Header::new(cfg.clone(), "standard");
+    checkpoint::save(&path, &Checkpoint { header, network: net, optimizer: None }).unwrap();
+    let loaded = checkpoint::load(&path, &backend::cpu_device()).unwrap();
+    assert_eq!(before, outputs(loaded.network.clone(), &x, 2));
+    loaded
+}
+
+#[test]
+fn a_global_pooling_checkpoint_round_trips_and_plain_headers_do_not_name_it() {
+    let cfg = tiny(true);
+    let loaded = round_trip(&cfg, trained(&cfg));
     assert!(loaded.header.network.global_pool);
     assert!(loaded.header.to_toml().contains("global_pool = true"));
-    let after = outputs(loaded.network, &x, 2);
-    assert_eq!(before, after);
     // Networks without it keep the header text they always had.
     assert!(!Header::new(tiny(false), "standard").to_toml().contains("global_pool"));
 }
