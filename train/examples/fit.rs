@@ -193,6 +193,9 @@ fn run(o: &Opts) -> Result<(), String> {
         held.push(part);
     }
     let held_len: usize = held.iter().map(ReplayBuffer::len).sum();
+    if train_len == 0 || held_len == 0 {
+        return Err(format!("{} games: expected at least two with positions (one is held out)", games.len()));
+    }
     eprintln!(
         "{} games: {} training positions, {} held out (every tenth game); loaded in {:.1?}",
         games.len(),
