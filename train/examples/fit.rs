@@ -161,6 +161,12 @@ fn main() {
 }
 
 fn run(o: &Opts) -> Result<(), String> {
+    // Every network config first: a bad one is reported before minutes of loading.
+    let configs = o
+        .nets
+        .iter()
+        .map(|p| NetConfig::load(p).map(|c| (p, c)).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     let table = Arc::new(MoveTable::new(&Rules::standard()));
     let t = Instant::now();
     let games = load_games(&o.run_dir)?;
@@ -208,8 +214,7 @@ fn run(o: &Opts) -> Result<(), String> {
     let mut rows =
         vec!["net,step,seconds,train_total,heldout_policy,heldout_value,heldout_material,heldout_captures".to_string()];
     let mut table_rows = Vec::new();
-    for path in &o.nets {
-        let cfg = NetConfig::load(path).map_err(|e| e.to_string())?;
+    for (path, cfg) in configs {
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         let captures = cfg.capture_head && o.capture_weight > 0.0;
         let tc = TrainConfig {
