@@ -284,7 +284,8 @@ impl GameFile {
         let mut out = Vec::with_capacity(self.plies.len());
         // Black's material balance before each ply, then at the end.
         let mut balance = Vec::with_capacity(self.plies.len() + 1);
-        let mut pieces = PieceTracker::new(game.position());
+        // Only runs that train a capture head pay for following the pieces.
+        let mut pieces = (horizons.capture > 0).then(|| PieceTracker::new(game.position()));
         for (i, p) in self.plies.iter().enumerate() {
             let legal = game.legal_moves();
             let m = notation::parse_cecp_in(game.position(), &legal, &p.mv).map_err(|error| GameFileError::Move {
@@ -309,11 +310,13 @@ impl GameFile {
             balance.push(material_balance(game.position()));
             let mover = game.position().side_to_move();
             game.play(m).map_err(|error| GameFileError::Play { ply: i + 1, error })?;
-            pieces.ply(mover, game.position());
+            if let Some(t) = &mut pieces {
+                t.ply(mover, game.position());
+            }
         }
-        if horizons.capture > 0 {
+        if let Some(t) = &pieces {
             for (i, s) in out.iter_mut().enumerate() {
-                s.taken = pieces.taken_within(i, horizons.capture as usize);
+                s.taken = t.taken_within(i, horizons.capture as usize);
             }
         }
         let end = game.plies().len() as u32;
