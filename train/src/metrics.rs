@@ -328,7 +328,7 @@ mod tests {
     fn rows_have_every_column_and_a_cut_line_is_dropped() {
         let row = Row { time_s: 1.5, step: 3, baseline: Some("a,b".into()), ..Row::default() };
         let csv = row.to_csv();
-        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,,,,,");
+        assert_eq!(csv, "1.5,3,0,0,,,,,,,,,,,,,,,,\"a,b\",,,,,,,");
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m.csv");
         let mut m = MetricsFile::open(&p, 0).unwrap();
@@ -347,7 +347,7 @@ mod tests {
 
         // A file of an earlier build (fewer columns) gets today's header and keeps its rows.
         let columns: Vec<String> = header().split(',').map(String::from).collect();
-        assert_eq!(columns.len(), 26);
+        assert_eq!(columns.len(), 27);
         let old_header = columns[..20].join(",");
         std::fs::write(&p, format!("{old_header}\n7.25,10,1,2\n")).unwrap();
         let m = MetricsFile::open(&p, 10).unwrap();
