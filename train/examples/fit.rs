@@ -222,7 +222,7 @@ fn run(o: &Opts) -> Result<(), String> {
             capture_weight: if captures { o.capture_weight } else { 0.0 },
             ..TrainConfig::default()
         };
-        let targets = Targets { material_scale: 1000.0, q_weight: o.q_weight, captures };
+        let targets = Targets { material_scale: 1000.0, q_weight: o.q_weight, captures, surprise_weight: 0.0 };
         let mut trainer = Trainer::new(Network::seeded(&cfg, o.seed, &device), &device, tc.clone());
         // The same batches for every network.
         let mut rng = ChaCha8Rng::seed_from_u64(o.seed);

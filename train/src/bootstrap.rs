@@ -158,7 +158,7 @@ pub fn play_game(cfg: &TeacherConfig, table: Arc<MoveTable>, index: u64) -> Fini
             r.best
         };
         let target = !policy.is_empty();
-        plies.push(PlyRecord { mv: notation::to_cecp(mv), value, policy, is_policy_target: target });
+        plies.push(PlyRecord { mv: notation::to_cecp(mv), value, policy, is_policy_target: target, surprise: None });
         play_or_draw(&mut game, mv, "teacher game", index);
         cap_plies(&mut game, cfg.max_plies);
     }

@@ -255,6 +255,11 @@ pub struct RunConfig {
     /// `(1 − w) · result + w · (root value as W/D/L)`; 0 = the game result alone.
     #[serde(default)]
     pub value_q_weight: f32,
+    /// Policy-surprise weighting (KataGo): the share of a policy target's sampling weight that
+    /// follows how far its search moved from the network's prior (the KL divergence, relative
+    /// to the window's mean), the rest uniform; 0 = uniform sampling. Off when absent.
+    #[serde(default)]
+    pub policy_surprise_weight: f32,
     /// Plies ahead at which the material head's target is read (0: the game's end). Only
     /// positions loaded from then on use a new value; a resumed run reloads its window.
     #[serde(default)]
@@ -380,7 +385,7 @@ pub const MAX_OPPONENT_RANDOM_PLIES: u32 = 40;
 /// its step in `train.log`. Fields the replay schedule or the game format depend on (ratios,
 /// network, rules) stay fixed. The window may grow or shrink: a resumed run reloads its newest
 /// `window_positions` positions from the games on disk.
-pub const SCHEDULE_FIELDS: [&str; 23] = [
+pub const SCHEDULE_FIELDS: [&str; 24] = [
     "lr",
     "window_positions",
     "temperature_plies",
@@ -391,6 +396,7 @@ pub const SCHEDULE_FIELDS: [&str; 23] = [
     "selfplay_material_mix",
     "selfplay_material_mix_until_step",
     "value_q_weight",
+    "policy_surprise_weight",
     "material_horizon",
     "capture_horizon",
     "royal_guard",
@@ -603,7 +609,11 @@ impl RunConfig {
             return bad("precision", &e.to_string());
         }
         for (name, w) in
-            [("selfplay_material_mix", self.selfplay_material_mix), ("value_q_weight", self.value_q_weight)]
+            [
+                ("selfplay_material_mix", self.selfplay_material_mix),
+                ("value_q_weight", self.value_q_weight),
+                ("policy_surprise_weight", self.policy_surprise_weight),
+            ]
         {
             if !(0.0..=1.0).contains(&w) {
                 return bad(name, "must be in [0, 1]");

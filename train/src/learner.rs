@@ -219,7 +219,12 @@ impl Learner {
             step: ckpt.header.step,
             seed: cfg.seed,
             batch_size: cfg.batch_size,
-            targets: Targets { material_scale: cfg.material_scale, q_weight: cfg.value_q_weight, captures },
+            targets: Targets {
+                material_scale: cfg.material_scale,
+                q_weight: cfg.value_q_weight,
+                captures,
+                surprise_weight: cfg.policy_surprise_weight,
+            },
             batch: Batch::default(),
             parent,
         })

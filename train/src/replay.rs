@@ -17,7 +17,7 @@
 //! | u8, u8 | result (0 Black won, 1 White won, 2 draw); termination ([`termination_code`]) |
 //! | u8 | flags: 1 = resignation off (a playout game); 2 / 4 = Black / White would have resigned there (first time the resignation rule fired); 8 = that resignation would have been wrong (the side did not lose); 16 = a teacher game (`--bootstrap`, `bootstrap.rs`), not self-play |
 //! | u32 | plies `N` |
-//! | N × ply | str8 move (CECP text); u8 flags (1 = policy target); f32 root value for the side to move; if a policy target: u16 count `K`, then K × (u32 policy index, u16 probability × 65535) |
+//! | N × ply | str8 move (CECP text); u8 flags (bit 0: policy target; bits 1–7: its policy surprise, [`surprise_code`], 0 = not recorded); f32 root value for the side to move; if a policy target: u16 count `K`, then K × (u32 policy index, u16 probability × 65535) |
 //! | u64 | XXH64 (seed 0) of every byte before it |
 //!
 //! Reading checks the magic, version, checksum and every move's legality; a file that fails any
@@ -63,6 +63,55 @@ pub struct PlyRecord {
     pub policy: Vec<(u32, u16)>,
     /// Whether this ply is a policy target.
     pub is_policy_target: bool,
+    /// Policy surprise of a policy-target ply: the KL divergence (nats) of its policy target
+    /// from the network's prior at the root ([`policy_surprise`]); `None` when not recorded
+    /// (older files, value-only plies, teacher and opponent moves). Stored to 1/45 of a
+    /// square-root nat ([`surprise_code`]).
+    pub surprise: Option<f32>,
+}
+
+/// Largest policy surprise a game file records (nats); larger ones are stored as this.
+pub const MAX_SURPRISE: f32 = (126.0 / 45.0) * (126.0 / 45.0);
+
+/// The 7-bit code of a policy surprise in a ply's flag byte (bits 1–7): 0 = not recorded, else
+/// `1 + round(45 · √surprise)`, so small surprises keep their resolution (0.0005 nats near 0,
+/// 0.06 near 2) and the largest code, 127, stands for [`MAX_SURPRISE`] (7.84 nats). Readers
+/// before the code existed look at bit 0 alone, so files with it stay readable by them.
+pub fn surprise_code(surprise: Option<f32>) -> u8 {
+    match surprise {
+        Some(k) if k.is_finite() => 1 + (k.clamp(0.0, MAX_SURPRISE).sqrt() * 45.0).round() as u8,
+        Some(k) if k == f32::INFINITY => 127,
+        _ => 0,
+    }
+}
+
+/// The policy surprise a code stands for ([`surprise_code`]).
+pub fn surprise_from_code(code: u8) -> Option<f32> {
+    (code > 0).then(|| {
+        let r = (code.min(127) - 1) as f32 / 45.0;
+        r * r
+    })
+}
+
+/// KataGo's policy surprise of a search: the KL divergence `Σ t · ln(t / p)` (nats) of the
+/// policy target `t` from the network's prior `p`, both read as distributions over the same
+/// moves (each normalised; a prior below 1e-6 counts as 1e-6, so a target on a move the prior
+/// all but ruled out is a large, finite surprise). `None` without a target.
+pub fn policy_surprise(pairs: impl Iterator<Item = (f32, f32)> + Clone) -> Option<f32> {
+    let clean = |x: f32| if x.is_finite() { x.max(0.0) } else { 0.0 };
+    let (tt, tp) = pairs.clone().fold((0.0f64, 0.0f64), |(a, b), (t, p)| (a + clean(t) as f64, b + clean(p) as f64));
+    if tt <= 0.0 || tp <= 0.0 {
+        return None;
+    }
+    let kl: f64 = pairs
+        .filter(|&(t, _)| clean(t) > 0.0)
+        .map(|(t, p)| {
+            let t = clean(t) as f64 / tt;
+            let p = (clean(p) as f64 / tp).max(1e-6);
+            t * (t / p).ln()
+        })
+        .sum();
+    Some(kl.max(0.0) as f32)
 }
 
 /// A finished self-play game.
@@ -180,7 +229,8 @@ impl GameFile {
             let mv = p.mv.as_bytes();
             b.push(mv.len() as u8);
             b.extend_from_slice(mv);
-            b.push(p.is_policy_target as u8);
+            let code = if p.is_policy_target { surprise_code(p.surprise) } else { 0 };
+            b.push(p.is_policy_target as u8 | code << 1);
             b.extend_from_slice(&p.value.to_le_bytes());
             if p.is_policy_target {
                 let n = p.policy.len().min(u16::MAX as usize);
@@ -222,7 +272,9 @@ impl GameFile {
         for _ in 0..n {
             let len = r.u8()? as usize;
             let mv = String::from_utf8(r.take(len)?.to_vec()).map_err(|_| GameFileError::NotUtf8)?;
-            let is_policy_target = r.u8()? & 1 == 1;
+            let ply_flags = r.u8()?;
+            let is_policy_target = ply_flags & 1 == 1;
+            let surprise = if is_policy_target { surprise_from_code(ply_flags >> 1) } else { None };
             let value = f32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"));
             let mut policy = Vec::new();
             if is_policy_target {
@@ -232,7 +284,7 @@ impl GameFile {
                     policy.push((r.u32()?, r.u16()?));
                 }
             }
-            plies.push(PlyRecord { mv, value, policy, is_policy_target });
+            plies.push(PlyRecord { mv, value, policy, is_policy_target, surprise });
         }
         if r.at != body.len() {
             return Err(GameFileError::TrailingBytes);
@@ -306,6 +358,7 @@ impl GameFile {
                 material: 0,
                 q: if p.value.is_finite() { p.value.clamp(-1.0, 1.0) } else { 0.0 },
                 taken: [0; 4],
+                surprise: if p.policy.is_empty() { None } else { p.surprise },
             });
             balance.push(material_balance(game.position()));
             let mover = game.position().side_to_move();
@@ -552,17 +605,49 @@ pub struct Sample {
     /// The squares (dense index, bit `i % 64` of word `i / 64`) whose piece is taken within the
     /// capture horizon; all zero without capture targets.
     pub taken: [u64; 4],
+    /// The policy surprise of a policy target (`PlyRecord::surprise`), when recorded.
+    pub surprise: Option<f32>,
 }
 
-/// The newest `window` positions of the run, sampled uniformly for training.
+/// Under policy-surprise weighting a position is drawn at most this many times as often as its
+/// surprise's mean share would have it (a few freak searches do not take over the batches).
+pub const MAX_SURPRISE_RATIO: f32 = 8.0;
+
+/// Draws a sample may take before the weighted draw gives up and keeps its last one (only
+/// reached when nearly every position weighs nothing, a `policy_surprise_weight` of 1 with
+/// surprises of 0).
+const MAX_WEIGHTED_DRAWS: usize = 256;
+
+/// The newest `window` positions of the run, sampled for training: uniformly, or with
+/// policy-surprise weighting ([`Targets::surprise_weight`]).
 pub struct ReplayBuffer {
     samples: VecDeque<Sample>,
     window: usize,
+    /// Sum and count of the recorded policy surprises in the window (their mean scales the
+    /// weights).
+    surprise_sum: f64,
+    surprise_count: u64,
 }
 
 impl ReplayBuffer {
     pub fn new(window: usize) -> ReplayBuffer {
-        ReplayBuffer { samples: VecDeque::with_capacity(window.min(1 << 20)), window }
+        ReplayBuffer { samples: VecDeque::with_capacity(window.min(1 << 20)), window, surprise_sum: 0.0, surprise_count: 0 }
+    }
+    fn count_in(&mut self, s: &Sample) {
+        if let Some(k) = s.surprise {
+            self.surprise_sum += k as f64;
+            self.surprise_count += 1;
+        }
+    }
+    fn count_out(&mut self, s: &Sample) {
+        if let Some(k) = s.surprise {
+            self.surprise_count -= 1;
+            self.surprise_sum = if self.surprise_count == 0 { 0.0 } else { (self.surprise_sum - k as f64).max(0.0) };
+        }
+    }
+    /// Mean policy surprise of the window's positions that record one (`None`: none do).
+    pub fn mean_surprise(&self) -> Option<f32> {
+        (self.surprise_count > 0).then(|| (self.surprise_sum / self.surprise_count as f64) as f32)
     }
     pub fn len(&self) -> usize {
         self.samples.len()
@@ -571,8 +656,11 @@ impl ReplayBuffer {
     pub fn push_game(&mut self, samples: Vec<Sample>) {
         for s in samples {
             if self.samples.len() == self.window {
-                self.samples.pop_front();
+                if let Some(old) = self.samples.pop_front() {
+                    self.count_out(&old);
+                }
             }
+            self.count_in(&s);
             self.samples.push_back(s);
         }
     }
@@ -582,6 +670,7 @@ impl ReplayBuffer {
             if self.samples.len() == self.window {
                 return;
             }
+            self.count_in(&s);
             self.samples.push_front(s);
         }
     }
@@ -589,8 +678,10 @@ impl ReplayBuffer {
         self.samples.len() >= self.window
     }
 
-    /// Fill `batch` with `size` positions drawn uniformly (with replacement). The value target
-    /// is `(1 − q_weight) · result + q_weight · [(1 + q) / 2, 0, (1 − q) / 2]` (the game result
+    /// Fill `batch` with `size` positions drawn with replacement: uniformly, or, with
+    /// `targets.surprise_weight` above 0, each in proportion to its [`sample_weight`] (by
+    /// rejection, so the weights need no index over the window). The value target is
+    /// `(1 − q_weight) · result + q_weight · [(1 + q) / 2, 0, (1 − q) / 2]` (the game result
     /// one-hot as W/D/L, mixed with the search's root value); the material target is divided by
     /// `scale`.
     pub fn sample_batch<R: Rng>(
@@ -604,11 +695,29 @@ impl ReplayBuffer {
         assert!(!self.samples.is_empty(), "sampling from an empty buffer");
         batch.clear();
         batch.inputs.resize(size * INPUT_SIZE, 0.0);
+        let weighting = self.mean_surprise().filter(|&m| targets.surprise_weight > 0.0 && m > 0.0);
         for i in 0..size {
-            let s = &self.samples[rng.gen_range(0..self.samples.len())];
+            let s = match weighting {
+                None => &self.samples[rng.gen_range(0..self.samples.len())],
+                Some(mean) => self.weighted_draw(rng, targets.surprise_weight, mean),
+            };
             push_sample(s, i, table, targets, batch);
         }
         batch.size = size;
+    }
+
+    /// One position drawn in proportion to its [`sample_weight`]: a uniform draw kept with
+    /// probability weight / largest weight, else drawn again.
+    fn weighted_draw<R: Rng>(&self, rng: &mut R, share: f32, mean: f32) -> &Sample {
+        let most = max_sample_weight(share);
+        let mut s = &self.samples[0];
+        for _ in 0..MAX_WEIGHTED_DRAWS {
+            s = &self.samples[rng.gen_range(0..self.samples.len())];
+            if rng.gen::<f32>() * most < sample_weight(s, share, mean) {
+                break;
+            }
+        }
+        s
     }
 
     /// Fill `batch` with the positions `start..start + count` in order (held-out evaluation:
@@ -666,6 +775,26 @@ pub struct Targets {
     pub q_weight: f32,
     /// Fill the capture targets (for a network with a capture head).
     pub captures: bool,
+    /// Policy-surprise weighting (KataGo): the share of a policy target's sampling weight that
+    /// follows its surprise ([`sample_weight`]); 0 = every position drawn uniformly.
+    pub surprise_weight: f32,
+}
+
+/// A position's sampling weight under policy-surprise weighting with share `share` (0..1) when
+/// the window's mean surprise is `mean`: `(1 − share) + share · min(surprise / mean, 8)` for a
+/// policy target with a recorded surprise, so such positions weigh about 1 on average and the
+/// searches that overturned the prior are drawn more often than those that agreed with it;
+/// 1 for every other position (value-only plies, older files).
+pub fn sample_weight(s: &Sample, share: f32, mean: f32) -> f32 {
+    match s.surprise {
+        Some(k) if share > 0.0 && mean > 0.0 => (1.0 - share) + share * (k / mean).clamp(0.0, MAX_SURPRISE_RATIO),
+        _ => 1.0,
+    }
+}
+
+/// The largest [`sample_weight`] with share `share`.
+fn max_sample_weight(share: f32) -> f32 {
+    ((1.0 - share) + share * MAX_SURPRISE_RATIO).max(1.0)
 }
 
 /// The W/D/L value target of a position: its game result (0 win, 1 draw, 2 loss) one-hot, mixed
@@ -758,7 +887,7 @@ mod tests {
             let best = legal.iter().map(gain).max().unwrap();
             let ties: Vec<_> = legal.iter().filter(|m| gain(m) == best).collect();
             let m = *ties[(k * 7 + pick) % ties.len()];
-            records.push(PlyRecord { mv: notation::to_cecp(m), value: 0.0, policy: vec![], is_policy_target: false });
+            records.push(PlyRecord { mv: notation::to_cecp(m), value: 0.0, policy: vec![], is_policy_target: false, surprise: None });
             game.play(m).unwrap();
             positions.push(*game.position());
             moves.push(m);
@@ -871,7 +1000,7 @@ mod tests {
         for (i, s) in samples.iter().enumerate() {
             let mut buffer = ReplayBuffer::new(1);
             buffer.push_game(vec![s.clone()]);
-            let off = Targets { material_scale: 1000.0, q_weight: 0.0, captures: false };
+            let off = Targets { material_scale: 1000.0, q_weight: 0.0, captures: false, surprise_weight: 0.0 };
             buffer.sample_batch(&mut rng, 1, &table, off, &mut batch);
             assert!(batch.captures.is_empty() && batch.capture_mask.is_empty());
             let on = Targets { captures: true, ..off };
@@ -905,6 +1034,8 @@ mod tests {
                 value: 0.25 - k as f32 * 0.1,
                 policy: if k % 2 == 0 { vec![(idx, 40000), (0, 25535)] } else { vec![] },
                 is_policy_target: k % 2 == 0,
+                // A value a code stands for reads back exactly; ply 0's target has none.
+                surprise: (k % 2 == 0 && k > 0).then(|| surprise_from_code(10 + 20 * k as u8).unwrap()),
             });
             game.play(m).unwrap();
         }
@@ -964,5 +1095,114 @@ mod tests {
             let t = value_target(r, q, w);
             assert!((t.iter().sum::<f32>() - 1.0).abs() < 1e-6 && t.iter().all(|&x| x >= 0.0), "{t:?}");
         }
+    }
+
+    /// The policy surprise is KL(target ‖ prior) over the root's moves: 0 where the search
+    /// agrees with the prior, ln 4 for a one-hot target on a move the prior gave a quarter; each
+    /// side normalised, a zero prior under a target large but finite, no target no surprise.
+    #[test]
+    fn policy_surprise_is_the_targets_divergence_from_the_prior() {
+        let k = |pairs: &[(f32, f32)]| policy_surprise(pairs.iter().copied());
+        assert_eq!(k(&[(0.5, 0.5), (0.5, 0.5)]), Some(0.0));
+        assert!((k(&[(1.0, 0.25), (0.0, 0.75)]).unwrap() - 4f32.ln()).abs() < 1e-6);
+        // Unnormalised inputs are read as distributions.
+        assert!((k(&[(2.0, 1.0), (0.0, 3.0)]).unwrap() - 4f32.ln()).abs() < 1e-6);
+        let ruled_out = k(&[(1.0, 0.0), (0.0, 1.0)]).unwrap();
+        assert!(ruled_out.is_finite() && (ruled_out - 1e6f32.ln()).abs() < 1e-3, "{ruled_out}");
+        assert_eq!(k(&[(0.0, 0.5), (0.0, 0.5)]), None);
+        assert_eq!(k(&[]), None);
+        // Non-finite entries count as 0: the target's mass sits on a move the prior gave none.
+        assert!((k(&[(f32::NAN, 0.5), (1.0, f32::INFINITY)]).unwrap() - 1e6f32.ln()).abs() < 1e-3);
+        assert_eq!(k(&[(1.0, f32::NAN)]), None, "no prior mass at all");
+    }
+
+    /// The 7-bit surprise code: 0 for none (or NaN), monotone, exact on the values it stands
+    /// for, clamped at the top, and within half a step of the surprise elsewhere.
+    #[test]
+    fn surprise_codes_round_trip() {
+        assert_eq!(surprise_code(None), 0);
+        assert_eq!(surprise_code(Some(f32::NAN)), 0);
+        assert_eq!(surprise_from_code(0), None);
+        assert_eq!(surprise_code(Some(0.0)), 1);
+        assert_eq!(surprise_from_code(1), Some(0.0));
+        assert_eq!(surprise_code(Some(100.0)), 127);
+        assert_eq!(surprise_code(Some(f32::INFINITY)), 127);
+        assert_eq!(surprise_from_code(127), Some(MAX_SURPRISE));
+        let mut last = 0;
+        for c in 1..=127u8 {
+            let k = surprise_from_code(c).unwrap();
+            assert_eq!(surprise_code(Some(k)), c);
+            assert!(c > last);
+            last = c;
+        }
+        for k in [0.001f32, 0.05, 0.3, 1.0, 2.5, 7.0] {
+            let back = surprise_from_code(surprise_code(Some(k))).unwrap();
+            assert!((back.sqrt() - k.sqrt()).abs() <= 0.5 / 45.0 + 1e-6, "{k} -> {back}");
+        }
+    }
+
+    /// Policy-surprise weighting draws the surprising positions more often, in proportion to
+    /// their weights; with a share of 0, or no recorded surprise, the draws are the uniform ones
+    /// exactly (runs without it sample as before); the window's mean surprise follows evictions.
+    #[test]
+    fn surprise_weighting_draws_surprising_positions_more_often() {
+        use rand::SeedableRng;
+        use rand_chacha::ChaCha8Rng;
+        let table = Arc::new(MoveTable::new(&Rules::standard()));
+        let pos = Position::start();
+        let sample = |material: i32, surprise: Option<f32>| Sample {
+            pos,
+            repetitions: 0,
+            ply: 0,
+            policy: vec![(0, 65535)].into_boxed_slice(),
+            result: 1,
+            moves_left: 10,
+            material,
+            q: 0.0,
+            taken: [0; 4],
+            surprise,
+        };
+        // Four positions: surprises 0.1, 0.1 and 1.0 (mean 0.4), and one without a record.
+        let mut buffer = ReplayBuffer::new(4);
+        buffer.push_game(vec![sample(0, Some(0.1)), sample(1000, Some(0.1)), sample(2000, Some(1.0))]);
+        buffer.push_game(vec![sample(3000, None)]);
+        assert!((buffer.mean_surprise().unwrap() - 0.4).abs() < 1e-6);
+        let targets = |w| Targets { material_scale: 1000.0, q_weight: 0.0, captures: false, surprise_weight: w };
+        let draws = |w: f32, seed: u64| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut batch = Batch::default();
+            buffer.sample_batch(&mut rng, 4000, &table, targets(w), &mut batch);
+            let mut counts = [0usize; 4];
+            for m in &batch.material {
+                counts[*m as usize] += 1;
+            }
+            (counts, batch.material.clone())
+        };
+        // Weights with share 1: 0.25, 0.25, 2.5, 1 (of 4): shares 0.0625, 0.0625, 0.625, 0.25.
+        let (counts, _) = draws(1.0, 5);
+        for (c, share) in counts.iter().zip([0.0625, 0.0625, 0.625, 0.25]) {
+            assert!((*c as f64 / 4000.0 - share).abs() < 0.03, "{counts:?}");
+        }
+        // Share 0.5: weights 0.625, 0.625, 1.75, 1 (of 4).
+        let (counts, _) = draws(0.5, 6);
+        for (c, w) in counts.iter().zip([0.625, 0.625, 1.75, 1.0]) {
+            assert!((*c as f64 / 4000.0 - w / 4.0).abs() < 0.03, "{counts:?}");
+        }
+        // Share 0 draws exactly what uniform sampling draws.
+        let uniform = {
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            (0..4000).map(|_| buffer.samples[rng.gen_range(0..4)].material as f32 / 1000.0).collect::<Vec<_>>()
+        };
+        assert_eq!(draws(0.0, 7).1, uniform);
+        // Eviction: the three recorded surprises leave the window one by one.
+        buffer.push_game(vec![sample(0, Some(0.4)), sample(0, None)]);
+        assert!((buffer.mean_surprise().unwrap() - 0.7).abs() < 1e-6, "{:?}", buffer.mean_surprise());
+        buffer.push_game(vec![sample(0, None), sample(0, None), sample(0, None)]);
+        assert_eq!(buffer.mean_surprise(), None);
+        // Without a recorded surprise in the window the draws are uniform again.
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut batch = Batch::default();
+        buffer.sample_batch(&mut rng, 8, &table, targets(1.0), &mut batch);
+        assert_eq!(batch.size, 8);
     }
 }

@@ -57,7 +57,7 @@
 
 use crate::config::FieldError;
 use crate::games::{adjudicate, cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
-use crate::replay::{GameFile, PlyRecord};
+use crate::replay::{policy_surprise, surprise_code, surprise_from_code, GameFile, PlyRecord};
 use engine::Game;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
@@ -327,7 +327,7 @@ impl SelfPlay {
         );
         let plies = game
             .moves()
-            .map(|mv| PlyRecord { mv: notation::to_cecp(mv), value: 0.0, policy: Vec::new(), is_policy_target: false })
+            .map(|mv| PlyRecord { mv: notation::to_cecp(mv), value: 0.0, policy: Vec::new(), is_policy_target: false, surprise: None })
             .collect();
         (game, plies)
     }
@@ -479,7 +479,10 @@ impl SelfPlay {
         } else {
             r.best
         };
-        slot.plies.push(PlyRecord { mv: notation::to_cecp(mv), value: r.value, policy, is_policy_target: full });
+        // Kept as the game file stores it, so a game reads back equal to what was played.
+        let surprise = if full { policy_surprise(r.root_moves.iter().map(|m| (m.policy_target, m.prior))) } else { None }
+            .and_then(|k| surprise_from_code(surprise_code(Some(k))));
+        slot.plies.push(PlyRecord { mv: notation::to_cecp(mv), value: r.value, policy, is_policy_target: full, surprise });
         // Resignation.
         let side = (us == Color::White) as usize;
         slot.low[side] = if r.value < cfg.resign_threshold { slot.low[side] + 1 } else { 0 };
@@ -546,7 +549,7 @@ fn opponent_moves(slot: &mut Slot, cfg: &SelfPlayConfig) -> bool {
         Vec::new()
     };
     let is_policy_target = !policy.is_empty();
-    slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy, is_policy_target });
+    slot.plies.push(PlyRecord { mv: notation::to_cecp(r.best), value, policy, is_policy_target, surprise: None });
     play_or_draw(&mut slot.game, r.best, "self-play game (opponent's move)", slot.index);
     adjudicate(&mut slot.game, &mut slot.lead);
     cap_plies(&mut slot.game, cfg.max_plies);
@@ -795,17 +798,29 @@ mod tests {
         let a = games_with(pure(6, 1), 12);
         let mut starts = std::collections::HashSet::new();
         let mut counts = std::collections::HashSet::new();
+        let (mut surprises, mut targets) = (0, 0);
         for f in &a {
             let g = &f.file;
+            targets += g.plies.iter().filter(|p| p.is_policy_target).count();
             counts.insert(g.start_fen == Position::start().to_fen());
             starts.insert(g.start_fen.clone());
             // Every recorded ply is one of the network's searches: the full ones policy targets
             // with their policy, the cheap ones value-only.
             assert!(g.plies.iter().all(|p| p.is_policy_target == !p.policy.is_empty()), "game {}", f.index);
+            // Each full search records its policy surprise (a finite KL divergence, kept as its
+            // 7-bit code stores it).
+            // (A search that took the last royal without asking the network has no prior.)
+            for p in &g.plies {
+                assert!(p.surprise.is_none() || p.is_policy_target, "game {}: {p:?}", f.index);
+                surprises += p.surprise.is_some() as usize;
+                assert!(p.surprise.is_none_or(|k| k.is_finite() && k >= 0.0), "game {}: {p:?}", f.index);
+            }
+            assert_eq!(&GameFile::from_bytes(&g.to_bytes()).unwrap(), g, "game {} reads back as played", f.index);
             assert_eq!(g.samples(&table).unwrap().len(), g.plies.len(), "game {} replays", f.index);
             assert_eq!(g.opponent, None);
         }
         assert!(starts.len() >= 6, "openings differ from game to game: {} of 12", starts.len());
+        assert!(targets > 0 && surprises * 10 >= targets * 9, "{surprises} surprises for {targets} policy targets");
         assert_eq!(counts.len(), 2, "some games from the start position, some after random plies");
         let b = games_with(pure(6, 2), 12);
         assert_eq!(

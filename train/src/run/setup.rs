@@ -436,6 +436,13 @@ fn log_settings(log: &mut Log, cfg: &RunConfig, fresh_moments: bool) {
             cfg.pool_every_steps
         ));
     }
+    if cfg.policy_surprise_weight > 0.0 {
+        log.line(&format!(
+            "policy-surprise weighting: {:.0}% of a policy target's sampling weight follows its search's KL divergence from the prior (relative to the window's mean, at most {}x), the rest uniform",
+            cfg.policy_surprise_weight * 100.0,
+            crate::replay::MAX_SURPRISE_RATIO
+        ));
+    }
     if cfg.selfplay_random_plies > 0 {
         log.line(&format!(
             "random starts: each self-play game opens with 0 to {} random plies (not recorded)",
