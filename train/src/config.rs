@@ -962,6 +962,26 @@ mod tests {
         assert_eq!(scratch.material_horizon, 0);
     }
 
+    /// Policy-surprise weighting: off when absent (and in the shipped scratch recipe), a
+    /// schedule field a resumed run may turn on, its share checked to lie in [0, 1].
+    #[test]
+    fn policy_surprise_weight_is_a_checked_schedule_field() {
+        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        assert_eq!(loaded.policy_surprise_weight, 0.0);
+        let mut m = loaded.clone();
+        m.set_field("policy_surprise_weight=0.5").unwrap();
+        assert_eq!(m.policy_surprise_weight, 0.5);
+        assert_eq!(loaded.first_difference(&m), None);
+        assert_eq!(loaded.schedule_changes(&m).len(), 1);
+        for bad in ["policy_surprise_weight=1.5", "policy_surprise_weight=-0.1", "policy_surprise_weight=nan"] {
+            let e = loaded.clone().set_field(bad).unwrap_err().to_string();
+            assert!(e.contains("policy_surprise_weight") && e.contains("[0, 1]"), "{bad}: {e}");
+        }
+        let scratch =
+            RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-scratch.toml")).unwrap();
+        assert_eq!(scratch.policy_surprise_weight, 0.0);
+    }
+
     /// The capture fields: off when absent, the horizon a checked schedule field, the weight a
     /// checked loss weight that needs the head.
     #[test]
