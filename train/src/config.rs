@@ -945,20 +945,31 @@ mod tests {
         assert!(total(&d) > 200 << 30, "100 M positions need hundreds of GiB: {}", total(&d));
     }
 
+    /// A shipped config of `configs/`, loaded with its network.
+    fn shipped(name: &str) -> RunConfig {
+        RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs").join(name)).unwrap()
+    }
+
+    /// `loaded` with `assignment` applied, checked to be a schedule change (a resumed run may
+    /// make it) and the only one.
+    fn one_schedule_change(loaded: &RunConfig, assignment: &str) -> RunConfig {
+        let mut m = loaded.clone();
+        m.set_field(assignment).unwrap();
+        assert_eq!(loaded.first_difference(&m), None, "{assignment}");
+        assert_eq!(loaded.schedule_changes(&m).len(), 1, "{assignment}");
+        m
+    }
+
     /// The material horizon: 0 when absent, a schedule field, range-checked.
     #[test]
     fn material_horizon_is_a_checked_schedule_field() {
-        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        let loaded = shipped("tiny.toml");
         assert_eq!(loaded.material_horizon, 0);
-        let mut m = loaded.clone();
-        m.set_field("material_horizon=8").unwrap();
+        let m = one_schedule_change(&loaded, "material_horizon=8");
         assert_eq!(m.material_horizon, 8);
-        assert_eq!(loaded.first_difference(&m), None);
-        assert_eq!(loaded.schedule_changes(&m).len(), 1);
         let e = m.clone().set_field("material_horizon=100001").unwrap_err().to_string();
         assert!(e.contains("material_horizon") && e.contains("0 to 100000"), "{e}");
-        let scratch =
-            RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-scratch.toml")).unwrap();
+        let scratch = shipped("cpu-scratch.toml");
         assert_eq!(scratch.material_horizon, 0);
     }
 
@@ -966,19 +977,15 @@ mod tests {
     /// schedule field a resumed run may turn on, its share checked to lie in [0, 1].
     #[test]
     fn policy_surprise_weight_is_a_checked_schedule_field() {
-        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        let loaded = shipped("tiny.toml");
         assert_eq!(loaded.policy_surprise_weight, 0.0);
-        let mut m = loaded.clone();
-        m.set_field("policy_surprise_weight=0.5").unwrap();
+        let m = one_schedule_change(&loaded, "policy_surprise_weight=0.5");
         assert_eq!(m.policy_surprise_weight, 0.5);
-        assert_eq!(loaded.first_difference(&m), None);
-        assert_eq!(loaded.schedule_changes(&m).len(), 1);
         for bad in ["policy_surprise_weight=1.5", "policy_surprise_weight=-0.1", "policy_surprise_weight=nan"] {
             let e = loaded.clone().set_field(bad).unwrap_err().to_string();
             assert!(e.contains("policy_surprise_weight") && e.contains("[0, 1]"), "{bad}: {e}");
         }
-        let scratch =
-            RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-scratch.toml")).unwrap();
+        let scratch = shipped("cpu-scratch.toml");
         assert_eq!(scratch.policy_surprise_weight, 0.0);
     }
 
@@ -986,7 +993,7 @@ mod tests {
     /// checked loss weight that needs the head.
     #[test]
     fn capture_fields_are_checked_and_the_weight_needs_the_head() {
-        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        let loaded = shipped("tiny.toml");
         assert_eq!((loaded.capture_weight, loaded.capture_horizon), (0.0, 4));
         assert_eq!(loaded.horizons(), crate::replay::Horizons { material: 0, capture: 0 });
         let mut m = loaded.clone();
@@ -1037,7 +1044,7 @@ mod tests {
         );
         // The z/q value mix and the self-play material mix are schedule fields in [0, 1]; the
         // material mix needs a material head.
-        let loaded = RunConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")).unwrap();
+        let loaded = shipped("tiny.toml");
         let mut m = loaded.clone();
         m.set_field("value_q_weight=0.5").unwrap();
         m.set_field("selfplay_material_mix=0.25").unwrap();

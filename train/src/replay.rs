@@ -85,6 +85,12 @@ pub fn surprise_code(surprise: Option<f32>) -> u8 {
     }
 }
 
+/// A surprise as a game file keeps it (its code's value), so a game reads back equal to what
+/// was played.
+pub fn stored_surprise(surprise: Option<f32>) -> Option<f32> {
+    surprise_from_code(surprise_code(surprise))
+}
+
 /// The policy surprise a code stands for ([`surprise_code`]).
 pub fn surprise_from_code(code: u8) -> Option<f32> {
     (code > 0).then(|| {

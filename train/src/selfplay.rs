@@ -57,7 +57,7 @@
 
 use crate::config::FieldError;
 use crate::games::{adjudicate, cap_plies, check_engine, play_or_draw, resigns, score_value, Finished};
-use crate::replay::{policy_surprise, surprise_code, surprise_from_code, GameFile, PlyRecord};
+use crate::replay::{policy_surprise, stored_surprise, GameFile, PlyRecord};
 use engine::Game;
 use engine::{notation, Color, MoveTable, Position};
 use rand::{Rng, SeedableRng};
@@ -479,9 +479,8 @@ impl SelfPlay {
         } else {
             r.best
         };
-        // Kept as the game file stores it, so a game reads back equal to what was played.
-        let surprise = if full { policy_surprise(r.root_moves.iter().map(|m| (m.policy_target, m.prior))) } else { None }
-            .and_then(|k| surprise_from_code(surprise_code(Some(k))));
+        let surprise = full.then(|| policy_surprise(r.root_moves.iter().map(|m| (m.policy_target, m.prior)))).flatten();
+        let surprise = stored_surprise(surprise); // as the game file will hold it
         slot.plies.push(PlyRecord { mv: notation::to_cecp(mv), value: r.value, policy, is_policy_target: full, surprise });
         // Resignation.
         let side = (us == Color::White) as usize;
