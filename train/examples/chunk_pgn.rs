@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use engine::record::{GameRecord, RecordResult};
 use engine::{notation, Game, MoveTable, Position, Rules};
-use train::{parse_chunk_key, Chunk, GameFile, Store};
+use train::{parse_chunk_key, Chunk, GameFile, Store, MAX_CHUNK_BYTES};
 
 fn record(table: &Arc<MoveTable>, g: &GameFile) -> Result<GameRecord, String> {
     let start = Position::from_fen(&g.start_fen).map_err(|e| format!("start FEN: {e}"))?;
@@ -59,8 +59,7 @@ fn main() {
     let (mut games, mut skipped) = (0u64, 0u64);
     for entry in store.list("games").unwrap_or_else(|e| fail(e.to_string())) {
         let Some(name) = parse_chunk_key(&entry.key) else { continue };
-        // The store's limit on a chunk (1 GiB).
-        let bytes = match store.get(&entry.key, 1 << 30) {
+        let bytes = match store.get(&entry.key, MAX_CHUNK_BYTES) {
             Ok(Some(b)) => b,
             Ok(None) => continue,
             Err(e) => fail(e.to_string()),

@@ -20,7 +20,7 @@ mod store;
 mod worker;
 mod yardstick;
 
-pub use chunk::{parse_chunk_key, Chunk, ChunkError, ChunkName};
+pub use chunk::{parse_chunk_key, Chunk, ChunkError, ChunkName, MAX_CHUNK_BYTES};
 pub use config::{Bootstrap, ConfigError, FieldError, RunConfig};
 pub use error::RunError;
 pub use plot::{plot_compare, plot_run};
