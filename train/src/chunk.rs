@@ -200,7 +200,13 @@ mod tests {
             teacher: false,
             opponent: None,
             plies: (0..plies)
-                .map(|_| PlyRecord { mv: "a1a2".into(), value: 0.0, policy: vec![], is_policy_target: false, surprise: None })
+                .map(|_| PlyRecord {
+                    mv: "a1a2".into(),
+                    value: 0.0,
+                    policy: vec![],
+                    is_policy_target: false,
+                    surprise: None,
+                })
                 .collect(),
         }
     }

@@ -608,13 +608,11 @@ impl RunConfig {
         if let Err(e) = self.precision.parse::<nn::backend::Precision>() {
             return bad("precision", &e.to_string());
         }
-        for (name, w) in
-            [
-                ("selfplay_material_mix", self.selfplay_material_mix),
-                ("value_q_weight", self.value_q_weight),
-                ("policy_surprise_weight", self.policy_surprise_weight),
-            ]
-        {
+        for (name, w) in [
+            ("selfplay_material_mix", self.selfplay_material_mix),
+            ("value_q_weight", self.value_q_weight),
+            ("policy_surprise_weight", self.policy_surprise_weight),
+        ] {
             if !(0.0..=1.0).contains(&w) {
                 return bad(name, "must be in [0, 1]");
             }

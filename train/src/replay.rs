@@ -637,7 +637,12 @@ pub struct ReplayBuffer {
 
 impl ReplayBuffer {
     pub fn new(window: usize) -> ReplayBuffer {
-        ReplayBuffer { samples: VecDeque::with_capacity(window.min(1 << 20)), window, surprise_sum: 0.0, surprise_count: 0 }
+        ReplayBuffer {
+            samples: VecDeque::with_capacity(window.min(1 << 20)),
+            window,
+            surprise_sum: 0.0,
+            surprise_count: 0,
+        }
     }
     fn count_in(&mut self, s: &Sample) {
         if let Some(k) = s.surprise {
@@ -893,7 +898,13 @@ mod tests {
             let best = legal.iter().map(gain).max().unwrap();
             let ties: Vec<_> = legal.iter().filter(|m| gain(m) == best).collect();
             let m = *ties[(k * 7 + pick) % ties.len()];
-            records.push(PlyRecord { mv: notation::to_cecp(m), value: 0.0, policy: vec![], is_policy_target: false, surprise: None });
+            records.push(PlyRecord {
+                mv: notation::to_cecp(m),
+                value: 0.0,
+                policy: vec![],
+                is_policy_target: false,
+                surprise: None,
+            });
             game.play(m).unwrap();
             positions.push(*game.position());
             moves.push(m);

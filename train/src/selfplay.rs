@@ -327,7 +327,13 @@ impl SelfPlay {
         );
         let plies = game
             .moves()
-            .map(|mv| PlyRecord { mv: notation::to_cecp(mv), value: 0.0, policy: Vec::new(), is_policy_target: false, surprise: None })
+            .map(|mv| PlyRecord {
+                mv: notation::to_cecp(mv),
+                value: 0.0,
+                policy: Vec::new(),
+                is_policy_target: false,
+                surprise: None,
+            })
             .collect();
         (game, plies)
     }
@@ -481,7 +487,13 @@ impl SelfPlay {
         };
         let surprise = full.then(|| policy_surprise(r.root_moves.iter().map(|m| (m.policy_target, m.prior)))).flatten();
         let surprise = stored_surprise(surprise); // as the game file will hold it
-        slot.plies.push(PlyRecord { mv: notation::to_cecp(mv), value: r.value, policy, is_policy_target: full, surprise });
+        slot.plies.push(PlyRecord {
+            mv: notation::to_cecp(mv),
+            value: r.value,
+            policy,
+            is_policy_target: full,
+            surprise,
+        });
         // Resignation.
         let side = (us == Color::White) as usize;
         slot.low[side] = if r.value < cfg.resign_threshold { slot.low[side] + 1 } else { 0 };

@@ -691,7 +691,13 @@ mod tests {
             would_resign: None,
             teacher: false,
             opponent: None,
-            plies: vec![PlyRecord { mv: "a1a2".into(), value: 0.0, policy: vec![], is_policy_target: false, surprise: None }],
+            plies: vec![PlyRecord {
+                mv: "a1a2".into(),
+                value: 0.0,
+                policy: vec![],
+                is_policy_target: false,
+                surprise: None,
+            }],
         };
         Chunk { worker, seq, next_game: seed + 1, games: vec![g] }
     }
